@@ -1,0 +1,53 @@
+# gpu-aes top level.  Each part builds in its own directory; this file only
+# names the entry points a user or CI calls.
+#
+#   make              build the helper (and tools) for this machine
+#   make kmod         build gpu_aes.ko against KDIR (default: running kernel)
+#   make check        every test tier that runs without a GPU (what CI runs)
+#   make check-unit   helper unit tests, plain and under ASan/UBSan
+#   make check-vm     the module in qemu on Debian 6.1 and 6.12 kernels
+#   make kunit        KUnit suites on UML, plain and KASAN
+#   make check-gpu    GPU correctness suite (needs an NVIDIA GPU)
+#   make bench        gpu-aes-bench, writes out/bench.{json,png}
+#   make lint         checkpatch/W=1/sparse on kmod, cppcheck on helper
+#   make demo         boot a VM with the module + helper and show it working
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+
+.PHONY: all helper kmod check check-unit check-vm kunit check-gpu bench lint \
+	demo clean install uninstall
+
+all: helper
+
+helper:
+	$(MAKE) -C helper
+
+kmod:
+	$(MAKE) -C kmod KDIR=$(KDIR)
+
+check: lint check-unit check-vm kunit
+
+check-unit:
+	$(MAKE) -C helper check
+
+check-vm:
+	scripts/vm-test
+
+kunit:
+	scripts/kunit
+
+check-gpu:
+	$(MAKE) -C helper check-gpu
+
+bench:
+	$(MAKE) -C helper bench
+
+lint:
+	scripts/lint
+
+demo:
+	scripts/demo
+
+clean:
+	$(MAKE) -C helper clean
+	$(MAKE) -C kmod clean KDIR=$(KDIR) || true

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * backend.h - what the helper core asks of an AES engine (cpu, cuda).
+ *
+ * The core drains the submission queue into a batch of segments and hands
+ * the whole batch to one backend call; the backend transforms every
+ * segment's bytes in place in the shared data area and fills in each
+ * segment's status.  Batches may be completed asynchronously (the cuda
+ * backend pipelines consecutive batches), so a backend reports a finished
+ * batch through batch->done(), from any thread, exactly once.
+ */
+#ifndef GPU_AES_HELPER_BACKEND_H
+#define GPU_AES_HELPER_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../uapi/gpu_aes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The region as the helper sees it; all pointers are into one mapping. */
+struct gpu_aes_region {
+	void *base;
+	size_t size;
+	struct gpu_aes_region_hdr *hdr;
+	struct gpu_aes_sqe *sq;
+	struct gpu_aes_cqe *cq;
+	struct gpu_aes_key *keys;	/* nr_keys entries */
+	uint8_t *data;			/* data_size bytes */
+	uint32_t nr_entries;
+	uint32_t nr_keys;
+	uint64_t data_size;
+};
+
+/* One request: a copy of its sqe plus the result. */
+struct gpu_aes_segment {
+	uint32_t tag;
+	uint32_t seq;
+	uint8_t alg;		/* enum gpu_aes_alg */
+	uint8_t dir;		/* enum gpu_aes_dir */
+	uint16_t key_slot;	/* < region->nr_keys, checked by the core */
+	uint32_t key_gen;
+	uint64_t data_off;	/* data_off + len <= data_size, checked */
+	uint32_t len;
+	uint8_t iv[16];
+	int32_t status;		/* out: GPU_AES_STATUS_* */
+};
+
+struct gpu_aes_batch {
+	struct gpu_aes_segment *segs;
+	uint32_t nr;
+	uint64_t bytes;		/* sum of segs[i].len */
+	/* Called once when every segment's status is final. */
+	void (*done)(struct gpu_aes_batch *batch);
+	void *owner;		/* the core's, untouched by backends */
+};
+
+struct gpu_aes_backend_config {
+	const char *gpus;	/* cuda: comma-separated device ids, NULL = all */
+	unsigned int threads;	/* cpu: worker threads, 0 = one */
+};
+
+struct gpu_aes_backend;
+
+struct gpu_aes_backend_ops {
+	const char *name;
+	/* 0 when the backend can run on this machine (e.g. a GPU exists). */
+	int (*probe)(void);
+	int (*open)(const struct gpu_aes_backend_config *cfg,
+		    const struct gpu_aes_region *region,
+		    struct gpu_aes_backend **out);
+	/*
+	 * Takes ownership of the batch until batch->done().  May block while
+	 * the backend's pipeline is full; never fails: a segment that cannot
+	 * be processed gets GPU_AES_STATUS_EIO.
+	 */
+	void (*submit)(struct gpu_aes_backend *be, struct gpu_aes_batch *batch);
+	/* Wait until every submitted batch is done. */
+	void (*drain)(struct gpu_aes_backend *be);
+	/* Drain, wipe every key copy (host and device), free everything. */
+	void (*close)(struct gpu_aes_backend *be);
+};
+
+extern const struct gpu_aes_backend_ops gpu_aes_backend_cpu;
+extern const struct gpu_aes_backend_ops gpu_aes_backend_cuda;
+
+/* NULL when no backend of that name was built in. */
+const struct gpu_aes_backend_ops *gpu_aes_backend_find(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPU_AES_HELPER_BACKEND_H */
