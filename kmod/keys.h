@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * keys.h - a tfm's key and its slot in the shared key table.
+ */
+#ifndef GPU_AES_KEYS_H
+#define GPU_AES_KEYS_H
+
+#include <linux/types.h>
+
+#include "gpu_aes.h"
+
+struct gpu_aes_ring;
+
+/**
+ * struct gpu_aes_tfm_key - per-tfm key state.
+ * @img: the key table entry this tfm wants in its slot; gen is set when
+ *	it is written.
+ * @slot: key table slot held in attachment @attach_gen, or -1.
+ * @attach_gen: ring->attach_gen when @slot was taken.
+ * @dirty: @img changed since it was last written to @slot.
+ *
+ * All fields but @img's contents between setkey calls are protected by
+ * the ring lock.
+ */
+struct gpu_aes_tfm_key {
+	struct gpu_aes_key img;
+	int slot;
+	u32 attach_gen;
+	bool dirty;
+};
+
+/**
+ * gpu_aes_key_init() - initialise a tfm's key state (no key, no slot).
+ * @k: the key state.
+ */
+void gpu_aes_key_init(struct gpu_aes_tfm_key *k);
+
+/**
+ * gpu_aes_key_set() - expand a new key into @k.
+ * @ring: the ring whose lock protects @k.
+ * @k: the key state.
+ * @key: raw key.
+ * @len: 16, 24 or 32.
+ *
+ * The slot (if any) is rewritten on the next ring submission.
+ *
+ * Return: 0, or -EINVAL for a bad length.
+ */
+int gpu_aes_key_set(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
+		    const u8 *key, unsigned int len);
+
+/**
+ * gpu_aes_key_prepare() - make sure @k is in the attached key table.
+ * @ring: an attached ring, lock held.
+ * @k: the key state.
+ * @slot: out: the slot.
+ * @gen: out: the slot's generation to put in the sqe.
+ *
+ * Takes a slot on the first use in this attachment and writes the entry
+ * if the key changed since the last write, bumping the slot's generation.
+ *
+ * Return: 0, or -ENOSPC if the key table is full.
+ */
+int gpu_aes_key_prepare(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
+			u16 *slot, u32 *gen);
+
+/**
+ * gpu_aes_key_release() - wipe @k and free its slot (exit_tfm).
+ * @ring: the ring (takes its lock).
+ * @k: the key state.
+ */
+void gpu_aes_key_release(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k);
+
+/**
+ * gpu_aes_key_selftest() - check the schedule byte order against FIPS-197.
+ *
+ * Return: 0, or -EINVAL if the AES library's schedule words do not map to
+ * the byte order the ABI promises.
+ */
+int gpu_aes_key_selftest(void);
+
+#endif /* GPU_AES_KEYS_H */

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * main.c - gpu_aes.ko: module parameters, init and exit.
+ *
+ * AES (ecb, ctr) for the kernel crypto API, computed by a userspace helper
+ * (gpu-aes-helper, CUDA) through a shared ring, with a CPU fallback for
+ * small requests, a missing or slow helper and a full ring.
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/sizes.h>
+
+#include "chardev.h"
+#include "keys.h"
+#include "params.h"
+#include "ring.h"
+#include "skcipher.h"
+
+/*
+ * 1500 beats every x86 AES skcipher (aesni 400/401, 6.12's VAES xts at most
+ * 800), and makes the generic gcm template over ctr-aes-gpu, whose priority
+ * is (ctr + ghash) / 2 = (1500 + 400) / 2 = 950 with ghash-clmulni at 400,
+ * beat 6.12's best native gcm (VAES AVX10/512, 800).
+ */
+int gpu_aes_priority = 1500;
+module_param_named(priority, gpu_aes_priority, int, 0444);
+MODULE_PARM_DESC(priority,
+		 "cra_priority of ecb-aes-gpu and ctr-aes-gpu (default 1500; read at load)");
+
+/*
+ * 256 keeps lone tiny requests (testmgr vectors, IVs, headers) off the ring
+ * but lets dm-crypt's 512-byte sectors, one request each, batch on it.
+ */
+unsigned int gpu_aes_ring_min_bytes = 256;
+module_param_named(ring_min_bytes, gpu_aes_ring_min_bytes, uint, 0644);
+MODULE_PARM_DESC(ring_min_bytes,
+		 "requests shorter than this run on the CPU fallback (default 256)");
+
+unsigned int gpu_aes_ring_max_bytes = SZ_1M;
+module_param_named(ring_max_bytes, gpu_aes_ring_max_bytes, uint, 0644);
+MODULE_PARM_DESC(ring_max_bytes,
+		 "requests longer than this (or than a quarter of the data area) run on the CPU fallback (default 1048576)");
+
+unsigned int gpu_aes_timeout_ms = 1000;
+module_param_named(timeout_ms, gpu_aes_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(timeout_ms,
+		 "deadline of a ring or backlogged request before it is recomputed on the CPU, ms (default 1000, min 1)");
+
+static int __init gpu_aes_init(void)
+{
+	int ret;
+
+	ret = gpu_aes_key_selftest();
+	if (ret) {
+		pr_err("gpu_aes: AES key schedule byte order check failed\n");
+		return ret;
+	}
+	gpu_aes_ring_init(&gpu_aes_ring);
+	ret = gpu_aes_chardev_register();
+	if (ret)
+		return ret;
+	ret = gpu_aes_skcipher_register();
+	if (ret) {
+		gpu_aes_chardev_unregister();
+		return ret;
+	}
+	return 0;
+}
+
+static void __exit gpu_aes_exit(void)
+{
+	gpu_aes_skcipher_unregister();
+	gpu_aes_chardev_unregister();
+	/*
+	 * An open /dev/gpu_aes holds a module reference, so only a region
+	 * attached in-kernel (KUnit) can still be here; a no-op otherwise.
+	 */
+	gpu_aes_ring_detach(&gpu_aes_ring);
+}
+
+module_init(gpu_aes_init);
+module_exit(gpu_aes_exit);
+
+MODULE_DESCRIPTION("AES (ecb, ctr) offloaded to a userspace GPU helper");
+MODULE_LICENSE("GPL");
+/*
+ * Driver names only.  Aliasing "ecb(aes)"/"ctr(aes)" would deadlock the
+ * load: the self-test's init_tfm looks up the fallback by that name, which
+ * makes the crypto API request_module() this very module while it is still
+ * initialising (seen with modprobe on 6.1).
+ */
+MODULE_ALIAS_CRYPTO("ecb-aes-gpu");
+MODULE_ALIAS_CRYPTO("ctr-aes-gpu");

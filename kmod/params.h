@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * params.h - module parameters of gpu_aes.ko, defined in main.c.
+ *
+ * The request path reads the writable ones with READ_ONCE() on every
+ * request, so a change through /sys/module/gpu_aes/parameters/ takes effect
+ * for the next request without any locking.
+ */
+#ifndef GPU_AES_PARAMS_H
+#define GPU_AES_PARAMS_H
+
+/* cra_priority of both algorithms; read once, at registration. */
+extern int gpu_aes_priority;
+/* Requests shorter than this go to the CPU fallback. */
+extern unsigned int gpu_aes_ring_min_bytes;
+/* Requests longer than this go to the CPU fallback (also data area / 4). */
+extern unsigned int gpu_aes_ring_max_bytes;
+/* Per-request deadline on the ring (and in the backlog), milliseconds. */
+extern unsigned int gpu_aes_timeout_ms;
+
+#endif /* GPU_AES_PARAMS_H */

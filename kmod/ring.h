@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ring.h - the kernel side of the shared ring: tags, the byte-ring data
+ * allocator, submission, completion reaping, deadlines and the backlog.
+ *
+ * Nothing here knows how the region's memory was obtained: the character
+ * device pins and vmaps helper memory, KUnit may pass vmalloc() memory and
+ * play the helper in-kernel.
+ *
+ * Locking: @lock (a BH-safe spinlock) protects every field below it, so
+ * submission works from softirq.  @reap_mutex serialises the sleeping
+ * paths that complete requests: reaping, the deadline scan, attach and
+ * detach.  A request belongs to whoever moves its tag out of IN_FLIGHT
+ * under @lock, so it is completed exactly once.
+ */
+#ifndef GPU_AES_RING_H
+#define GPU_AES_RING_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "gpu_aes.h"
+#include "stats.h"
+
+struct skcipher_request;
+
+/**
+ * enum gpu_aes_tag_state - life of a tag.
+ * @GPU_AES_TAG_FREE: not allocated.
+ * @GPU_AES_TAG_IN_FLIGHT: posted, owned by the ring.
+ * @GPU_AES_TAG_TIMED_OUT: its request was completed on the CPU; the tag and
+ *	data space stay reserved until the helper completes it or detaches.
+ * @GPU_AES_TAG_COMPLETING: a valid completion was taken; the reaper copies
+ *	the data out.
+ * @GPU_AES_TAG_RELEASED: done; freed once every older tag is released.
+ */
+enum gpu_aes_tag_state {
+	GPU_AES_TAG_FREE,
+	GPU_AES_TAG_IN_FLIGHT,
+	GPU_AES_TAG_TIMED_OUT,
+	GPU_AES_TAG_COMPLETING,
+	GPU_AES_TAG_RELEASED,
+};
+
+/**
+ * struct gpu_aes_tag - kernel-private state of one ring entry.
+ * @req: the request while IN_FLIGHT or COMPLETING, else NULL.
+ * @end: byte-ring position just past this tag's data space.
+ * @data_off: offset of the request's bytes in the data area.
+ * @len: request length.
+ * @deadline: jiffies after which the request is recomputed on the CPU.
+ * @seq: bumped on every use; a completion must echo it.
+ * @state: enum gpu_aes_tag_state.
+ */
+struct gpu_aes_tag {
+	struct skcipher_request *req;
+	u64 end;
+	u64 data_off;
+	u32 len;
+	unsigned long deadline;
+	u32 seq;
+	u8 state;
+};
+
+/**
+ * struct gpu_aes_ring - one attachable ring.
+ * @lock: protects everything from @attached on.
+ * @reap_mutex: serialises reap, deadline scan, attach and detach.
+ * @wq: the helper's poll() waits here.
+ * @timeout_work: deadline scan, queued while requests are in flight or
+ *	backlogged.
+ * @kick: optional; called (atomic context, no lock held) whenever the
+ *	helper would be woken, so an in-kernel test helper can schedule work.
+ * @attached: a region is attached.
+ * @attach_gen: bumped on every detach; key slots of older generations are
+ *	stale.
+ * @stalled: a request timed out and the helper has not completed anything
+ *	since.  New requests then go to the CPU at once and the backlog is
+ *	flushed to the CPU: a consumer that waits for each -EBUSY request's
+ *	-EINPROGRESS (dm-crypt does) would otherwise crawl at one request per
+ *	timeout.  Cleared by the next valid completion.
+ * @hdr: region header.
+ * @sq: submission queue.
+ * @cq: completion queue.
+ * @keys: key table.
+ * @data: data area.
+ * @nr_entries: SQ/CQ entries and tags (power of two).
+ * @nr_keys: key table entries.
+ * @data_size: data area bytes.
+ * @sq_tail: kernel's copy of the SQ tail (the header's is only written).
+ * @cq_head: kernel's copy of the CQ head.
+ * @tags: @nr_entries tags, used round robin.
+ * @tag_head: next tag to allocate (free running).
+ * @tag_tail: oldest tag not yet freed (free running).
+ * @data_head: byte-ring allocation position (free running).
+ * @data_tail: byte-ring release position (free running).
+ * @in_flight: tags in IN_FLIGHT.
+ * @key_map: allocated key slots.
+ * @key_gen: per-slot generation, private so the helper cannot move it.
+ * @backlog: MAY_BACKLOG requests waiting for space, oldest first.
+ */
+struct gpu_aes_ring {
+	spinlock_t lock;		/* the state from @attached on */
+	struct mutex reap_mutex;	/* reap, timeout scan, attach, detach */
+	wait_queue_head_t wq;
+	struct delayed_work timeout_work;
+	void (*kick)(struct gpu_aes_ring *ring);
+
+	bool attached;
+	u32 attach_gen;
+	bool stalled;
+	struct gpu_aes_region_hdr *hdr;
+	struct gpu_aes_sqe *sq;
+	struct gpu_aes_cqe *cq;
+	struct gpu_aes_key *keys;
+	u8 *data;
+	u32 nr_entries;
+	u32 nr_keys;
+	u64 data_size;
+	u32 sq_tail;
+	u32 cq_head;
+	struct gpu_aes_tag *tags;
+	u32 tag_head;
+	u32 tag_tail;
+	u64 data_head;
+	u64 data_tail;
+	u32 in_flight;
+	unsigned long *key_map;
+	u32 *key_gen;
+	struct list_head backlog;
+};
+
+/* The ring behind /dev/gpu_aes and the registered algorithms. */
+extern struct gpu_aes_ring gpu_aes_ring;
+
+/* gpu_aes_ring_submit() result: run the request on the CPU instead. */
+#define GPU_AES_RING_FALLBACK	1
+
+/**
+ * gpu_aes_ring_init() - initialise an unattached ring.
+ * @ring: the ring.
+ */
+void gpu_aes_ring_init(struct gpu_aes_ring *ring);
+
+/**
+ * gpu_aes_setup_check() - validate a SETUP request (all but the address).
+ * @s: the request, as copied from the helper.
+ *
+ * Checks version, features, entry/key/data limits, reserved fields and
+ * that region_size is exactly gpu_aes_layout()'s size.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int gpu_aes_setup_check(const struct gpu_aes_setup *s);
+
+/**
+ * gpu_aes_ring_attach() - attach a mapped region.
+ * @ring: the ring.
+ * @base: kernel address of the region, region_size bytes, page aligned.
+ * @s: a setup that passed gpu_aes_setup_check().
+ *
+ * Fills the header, zeroes the queues and key table, allocates the tag
+ * table and key bitmap.  May sleep.
+ *
+ * Return: 0, -EINVAL (bad setup), -EBUSY (already attached) or -ENOMEM.
+ */
+int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
+			const struct gpu_aes_setup *s);
+
+/**
+ * gpu_aes_ring_detach() - detach the region.
+ * @ring: the ring.
+ *
+ * Stops new submissions, recomputes every in-flight and backlogged request
+ * on the CPU and completes it, wipes the key table.  When it returns the
+ * kernel no longer touches the region, which the caller may unmap.  May
+ * sleep.  A no-op on an unattached ring.
+ */
+void gpu_aes_ring_detach(struct gpu_aes_ring *ring);
+
+/**
+ * gpu_aes_ring_submit() - post a request to the ring, or backlog it.
+ * @ring: the ring.
+ * @req: the request (gpu_aes request context, key set, cryptlen > 0).
+ * @why: out, for GPU_AES_RING_FALLBACK: the reason.
+ *
+ * Copies the source into the data area, writes the sqe and publishes it.
+ * Any context up to softirq; never sleeps or allocates.
+ *
+ * Return: -EINPROGRESS (posted), -EBUSY (backlogged) or
+ * GPU_AES_RING_FALLBACK (the caller must run it on the CPU).
+ */
+int gpu_aes_ring_submit(struct gpu_aes_ring *ring,
+			struct skcipher_request *req,
+			enum gpu_aes_fallback_reason *why);
+
+/**
+ * gpu_aes_ring_reap() - process completions up to the helper's cq_tail.
+ * @ring: the ring.
+ *
+ * Validates each cqe against the tag table, copies results out, sets the
+ * output IV, completes the requests (BHs disabled around the callbacks),
+ * releases their space and admits backlogged requests.  If cq_tail is more
+ * than nr_entries ahead of cq_head the whole batch is rejected: it counts
+ * once in rejected_completions, cq_head does not move and the requests
+ * are left to their deadlines.  May sleep.
+ *
+ * Return: number of completions accepted, -ENXIO if not attached, -EINVAL
+ * for an impossible cq_tail.
+ */
+int gpu_aes_ring_reap(struct gpu_aes_ring *ring);
+
+/**
+ * gpu_aes_ring_pending() - does the helper have submissions to read?
+ * @ring: the ring.
+ *
+ * Return: true if attached and the helper's sq_head differs from sq_tail.
+ */
+bool gpu_aes_ring_pending(struct gpu_aes_ring *ring);
+
+#endif /* GPU_AES_RING_H */

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * skcipher.c - ecb-aes-gpu and ctr-aes-gpu: the crypto API side, the
+ * routing policy and the CPU fallback.
+ *
+ * Routing (docs/design.md, "Request path policy"): requests shorter than
+ * ring_min_bytes or longer than ring_max_bytes run at once on the fallback
+ * and return synchronously; the rest go to the ring (-EINPROGRESS), the
+ * backlog (-EBUSY, MAY_BACKLOG only) or, with no helper or no space, the
+ * fallback too.  The fallback is a synchronous software skcipher of the same
+ * algorithm (CRYPTO_ALG_ASYNC masked out), so it can run in any context and
+ * never picks this driver again (CRYPTO_ALG_NEED_FALLBACK masked out).
+ */
+#include <crypto/aes.h>
+#include <crypto/internal/skcipher.h>
+#include <linux/bottom_half.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/string.h>
+
+#include "params.h"
+#include "ring.h"
+#include "skcipher.h"
+#include "stats.h"
+
+int gpu_aes_cpu_crypt(struct skcipher_request *req, u32 flags)
+{
+	struct gpu_aes_tfm_ctx *ctx =
+		crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
+	struct gpu_aes_req_ctx *rctx = skcipher_request_ctx(req);
+	struct skcipher_request *sub = &rctx->fallback_req;
+
+	skcipher_request_set_tfm(sub, ctx->fallback);
+	skcipher_request_set_callback(sub, flags, NULL, NULL);
+	skcipher_request_set_crypt(sub, req->src, req->dst, req->cryptlen,
+				   req->iv);
+	if (rctx->dir == GPU_AES_DIR_DECRYPT)
+		return crypto_skcipher_decrypt(sub);
+	return crypto_skcipher_encrypt(sub);
+}
+
+void gpu_aes_req_finish(struct skcipher_request *req, int err)
+{
+	local_bh_disable();
+	skcipher_request_complete(req, err);
+	local_bh_enable();
+}
+
+void gpu_aes_ctr_advance(u8 *iv, unsigned int len)
+{
+	u64 n = DIV_ROUND_UP(len, AES_BLOCK_SIZE);
+	__be64 hi_be, lo_be;
+	u64 hi, lo;
+
+	memcpy(&hi_be, iv, 8);
+	memcpy(&lo_be, iv + 8, 8);
+	hi = be64_to_cpu(hi_be);
+	lo = be64_to_cpu(lo_be) + n;
+	if (lo < n)
+		hi++;
+	hi_be = cpu_to_be64(hi);
+	lo_be = cpu_to_be64(lo);
+	memcpy(iv, &hi_be, 8);
+	memcpy(iv + 8, &lo_be, 8);
+}
+
+static int gpu_aes_crypt(struct skcipher_request *req, u8 dir)
+{
+	struct gpu_aes_tfm_ctx *ctx =
+		crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
+	struct gpu_aes_req_ctx *rctx = skcipher_request_ctx(req);
+	unsigned int len = req->cryptlen;
+	enum gpu_aes_fallback_reason why;
+	int ret;
+
+	if (ctx->mode == GPU_AES_ALG_ECB && !IS_ALIGNED(len, AES_BLOCK_SIZE))
+		return -EINVAL;
+	if (!len)
+		return 0;
+	rctx->req = req;
+	rctx->dir = dir;
+	rctx->backlogged = false;
+	if (len < READ_ONCE(gpu_aes_ring_min_bytes)) {
+		why = GPU_AES_FB_SMALL;
+	} else if (len > READ_ONCE(gpu_aes_ring_max_bytes)) {
+		why = GPU_AES_FB_LARGE;
+	} else {
+		ret = gpu_aes_ring_submit(&gpu_aes_ring, req, &why);
+		if (ret != GPU_AES_RING_FALLBACK)
+			return ret;
+	}
+	gpu_aes_stat_fallback(why, len);
+	return gpu_aes_cpu_crypt(req,
+				 req->base.flags & CRYPTO_TFM_REQ_MAY_SLEEP);
+}
+
+static int gpu_aes_encrypt(struct skcipher_request *req)
+{
+	return gpu_aes_crypt(req, GPU_AES_DIR_ENCRYPT);
+}
+
+static int gpu_aes_decrypt(struct skcipher_request *req)
+{
+	return gpu_aes_crypt(req, GPU_AES_DIR_DECRYPT);
+}
+
+static int gpu_aes_setkey(struct crypto_skcipher *tfm, const u8 *key,
+			  unsigned int len)
+{
+	struct gpu_aes_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
+	int ret;
+
+	crypto_skcipher_clear_flags(ctx->fallback, CRYPTO_TFM_REQ_MASK);
+	crypto_skcipher_set_flags(ctx->fallback, crypto_skcipher_get_flags(tfm) &
+				  CRYPTO_TFM_REQ_MASK);
+	ret = crypto_skcipher_setkey(ctx->fallback, key, len);
+	if (ret)
+		return ret;
+	return gpu_aes_key_set(&gpu_aes_ring, &ctx->key, key, len);
+}
+
+static struct skcipher_alg gpu_aes_algs[];
+
+static int gpu_aes_init_tfm(struct crypto_skcipher *tfm)
+{
+	struct gpu_aes_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
+	struct crypto_skcipher *fb;
+
+	fb = crypto_alloc_skcipher(crypto_tfm_alg_name(&tfm->base), 0,
+				   CRYPTO_ALG_ASYNC | CRYPTO_ALG_NEED_FALLBACK);
+	if (IS_ERR(fb))
+		return PTR_ERR(fb);
+	ctx->fallback = fb;
+	ctx->mode = crypto_skcipher_alg(tfm) == &gpu_aes_algs[0] ?
+		    GPU_AES_ALG_ECB : GPU_AES_ALG_CTR;
+	gpu_aes_key_init(&ctx->key);
+	crypto_skcipher_set_reqsize(tfm, sizeof(struct gpu_aes_req_ctx) +
+				    crypto_skcipher_reqsize(fb));
+	return 0;
+}
+
+static void gpu_aes_exit_tfm(struct crypto_skcipher *tfm)
+{
+	struct gpu_aes_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
+
+	gpu_aes_key_release(&gpu_aes_ring, &ctx->key);
+	crypto_free_skcipher(ctx->fallback);
+}
+
+/*
+ * Never CRYPTO_ALG_ALLOCATES_MEMORY: nothing is allocated per request, and
+ * dm-crypt refuses drivers that set it.
+ */
+#define GPU_AES_FLAGS	(CRYPTO_ALG_ASYNC | CRYPTO_ALG_KERN_DRIVER_ONLY | \
+			 CRYPTO_ALG_NEED_FALLBACK)
+
+static struct skcipher_alg gpu_aes_algs[] = {
+	{
+		.base = {
+			.cra_name = "ecb(aes)",
+			.cra_driver_name = "ecb-aes-gpu",
+			.cra_flags = GPU_AES_FLAGS,
+			.cra_blocksize = AES_BLOCK_SIZE,
+			.cra_ctxsize = sizeof(struct gpu_aes_tfm_ctx),
+			.cra_module = THIS_MODULE,
+		},
+		.min_keysize = AES_MIN_KEY_SIZE,
+		.max_keysize = AES_MAX_KEY_SIZE,
+		.setkey = gpu_aes_setkey,
+		.encrypt = gpu_aes_encrypt,
+		.decrypt = gpu_aes_decrypt,
+		.init = gpu_aes_init_tfm,
+		.exit = gpu_aes_exit_tfm,
+	}, {
+		.base = {
+			.cra_name = "ctr(aes)",
+			.cra_driver_name = "ctr-aes-gpu",
+			.cra_flags = GPU_AES_FLAGS,
+			.cra_blocksize = 1,
+			.cra_ctxsize = sizeof(struct gpu_aes_tfm_ctx),
+			.cra_module = THIS_MODULE,
+		},
+		.min_keysize = AES_MIN_KEY_SIZE,
+		.max_keysize = AES_MAX_KEY_SIZE,
+		.ivsize = AES_BLOCK_SIZE,
+		.chunksize = AES_BLOCK_SIZE,
+		.setkey = gpu_aes_setkey,
+		.encrypt = gpu_aes_encrypt,
+		.decrypt = gpu_aes_decrypt,
+		.init = gpu_aes_init_tfm,
+		.exit = gpu_aes_exit_tfm,
+	},
+};
+
+int gpu_aes_skcipher_register(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(gpu_aes_algs); i++)
+		gpu_aes_algs[i].base.cra_priority = gpu_aes_priority;
+	return crypto_register_skciphers(gpu_aes_algs,
+					 ARRAY_SIZE(gpu_aes_algs));
+}
+
+void gpu_aes_skcipher_unregister(void)
+{
+	crypto_unregister_skciphers(gpu_aes_algs, ARRAY_SIZE(gpu_aes_algs));
+}
