@@ -33,6 +33,7 @@ struct gpu_aes_region {
 	uint32_t nr_entries;
 	uint32_t nr_keys;
 	uint64_t data_size;
+	size_t map_size;		/* mapping length (>= size) */
 };
 
 /* One request: a copy of its sqe plus the result. */
@@ -82,6 +83,13 @@ struct gpu_aes_backend_ops {
 	void (*drain)(struct gpu_aes_backend *be);
 	/* Drain, wipe every key copy (host and device), free everything. */
 	void (*close)(struct gpu_aes_backend *be);
+	/*
+	 * Optional (NULL allowed).  Called by the core on its own thread when
+	 * no batch is in flight, just before it sleeps: wipe every key copy
+	 * (host and device) whose key table entry was wiped or rewritten since
+	 * it was made, so a freed key does not outlive its tfm in the helper.
+	 */
+	void (*idle)(struct gpu_aes_backend *be);
 };
 
 extern const struct gpu_aes_backend_ops gpu_aes_backend_cpu;
@@ -89,6 +97,12 @@ extern const struct gpu_aes_backend_ops gpu_aes_backend_cuda;
 
 /* NULL when no backend of that name was built in. */
 const struct gpu_aes_backend_ops *gpu_aes_backend_find(const char *name);
+
+/*
+ * find() plus "auto": cuda when it was built in and its probe() succeeds,
+ * else cpu.  NULL for an unknown or not-built name.
+ */
+const struct gpu_aes_backend_ops *gpu_aes_backend_select(const char *name);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * aes_key.h - AES key expansion (FIPS-197 5.2) into a key table entry, the
+ * way the kernel writes it: raw key, encryption round keys and the
+ * equivalent inverse cipher's round keys (FIPS-197 5.3.5), all as bytes in
+ * AES order.
+ */
+#ifndef GPU_AES_HELPER_AES_KEY_H
+#define GPU_AES_HELPER_AES_KEY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../uapi/gpu_aes.h"
+
+/*
+ * Fills key_len, rounds, key, enc_sched and dec_sched of *e and zeroes the
+ * rest of those arrays; leaves gen alone.  -EINVAL unless len is 16, 24 or
+ * 32 (then *e is untouched).
+ */
+int gpu_aes_expand_key(const uint8_t *key, size_t len, struct gpu_aes_key *e);
+
+/* The AES S-box, shared with tests that run a reference cipher. */
+extern const uint8_t gpu_aes_sbox[256];
+
+#endif /* GPU_AES_HELPER_AES_KEY_H */

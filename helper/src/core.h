@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * core.h - the consumer side of the rings: take every pending submission
+ * as one batch, validate it, run it through a backend, post completions,
+ * notify the producer once per batch, sleep with the NEED_WAKEUP handshake
+ * when idle.  Knows nothing about where the producer is (transport.h).
+ */
+#ifndef GPU_AES_HELPER_CORE_H
+#define GPU_AES_HELPER_CORE_H
+
+#include "backend.h"
+#include "transport.h"
+
+struct gpu_aes_core_config {
+	unsigned int spin_us;		/* busy-poll this long before sleeping */
+	uint32_t max_batch;		/* segments per batch, 0 = nr_entries */
+	unsigned int max_inflight;	/* batches in the backend, 0 = 4 */
+};
+
+struct gpu_aes_core_stats {
+	uint64_t batches;	/* handed to the backend */
+	uint64_t requests;	/* completions written, invalid included */
+	uint64_t bytes;		/* bytes of valid requests */
+	uint64_t invalid;	/* completed with GPU_AES_STATUS_EINVAL */
+	uint64_t sleeps;	/* times the core slept in transport wait */
+};
+
+struct gpu_aes_core;
+
+/*
+ * The core borrows region, backend and transport; they must outlive it.
+ * Returns 0 or -errno.
+ */
+int gpu_aes_core_create(const struct gpu_aes_region *r,
+			const struct gpu_aes_backend_ops *ops,
+			struct gpu_aes_backend *be,
+			struct gpu_aes_transport *t,
+			const struct gpu_aes_core_config *cfg,
+			struct gpu_aes_core **out);
+
+/*
+ * Runs the consumer loop on the calling thread until gpu_aes_core_stop() or
+ * a transport failure, then drains the backend and posts every remaining
+ * completion.  Returns 0 after a requested stop, else the transport's
+ * -errno.
+ */
+int gpu_aes_core_run(struct gpu_aes_core *c);
+
+/* Asks run() to return.  Async-signal-safe; any thread. */
+void gpu_aes_core_stop(struct gpu_aes_core *c);
+
+void gpu_aes_core_get_stats(struct gpu_aes_core *c,
+			    struct gpu_aes_core_stats *s);
+
+void gpu_aes_core_destroy(struct gpu_aes_core *c);
+
+/*
+ * Copies *sqe into *seg and checks it against the region: GPU_AES_STATUS_OK,
+ * or GPU_AES_STATUS_EINVAL when any field would make the backend touch
+ * memory or a key it must not (or cannot) use.
+ */
+int32_t gpu_aes_core_check_sqe(const struct gpu_aes_region *r,
+			       const struct gpu_aes_sqe *sqe,
+			       struct gpu_aes_segment *seg);
+
+#endif /* GPU_AES_HELPER_CORE_H */
