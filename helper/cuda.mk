@@ -1,0 +1,126 @@
+# cuda.mk - the CUDA backend (helper/cuda/), included by helper/Makefile.
+#
+#   HAVE_CUDA=1 when nvcc is on PATH (CUDA=0 forces it off)
+#   CUDA_OBJS / CUDA_LDLIBS / CUDA_CPPFLAGS: see the contract in Makefile
+#   make check       also runs the cuda backend's host unit tests (no GPU)
+#   make check-gpu   GPU correctness suite: kernel_check (every launch
+#                    shape vs OpenSSL) and check_backend (the helper path
+#                    through the in-process producer); SKIP without a GPU
+#   make bench       gpu-aes-bench -> ../out/bench.json and bench.png
+#
+# The runtime is linked statically (-lcudart_static) so binaries carry it.
+
+NVCC ?= nvcc
+CUDA_DIR := helper/cuda
+CUDA_SRC := cuda
+GPUTEST := ../tests/gpu
+CUDA_BUILD := $(BUILD)/cuda
+
+ifeq ($(CUDA),0)
+HAVE_CUDA := 0
+else
+HAVE_CUDA := $(if $(shell command -v $(NVCC) 2>/dev/null),1,0)
+endif
+
+# The host-only parts are plain C and always unit-tested.
+CUDA_UNIT := $(CUDA_BUILD)/cuda-unit
+CUDA_UNIT_OBJS := $(CUDA_BUILD)/unit_host.o $(CUDA_BUILD)/ref.o \
+	$(CUDA_BUILD)/aes_host.o
+
+$(CUDA_BUILD)/%.o: $(CUDA_SRC)/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isrc -Iinclude $(CFLAGS) -c -o $@ $<
+
+$(CUDA_BUILD)/%.o: $(GPUTEST)/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isrc -Iinclude $(CFLAGS) -c -o $@ $<
+
+$(CUDA_UNIT): $(CUDA_UNIT_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcrypto -lpthread
+
+# The same tests under ASan+UBSan (the sanitizer sub-make skips cuda.mk).
+CUDA_UNIT_ASAN := $(CUDA_BUILD)/cuda-unit-asan
+CUDA_UNIT_SRCS := $(GPUTEST)/unit_host.c $(GPUTEST)/ref.c \
+	$(CUDA_SRC)/aes_host.c
+$(CUDA_UNIT_ASAN): $(CUDA_UNIT_SRCS) $(wildcard $(CUDA_SRC)/*.h) \
+	$(GPUTEST)/ref.h
+	@mkdir -p $(@D)
+	$(CC) -D_GNU_SOURCE -Isrc -Iinclude -std=c11 -O1 -g \
+		-Wall -Wextra -Werror -fsanitize=address,undefined \
+		-fno-sanitize-recover=all -fno-omit-frame-pointer \
+		-o $@ $(CUDA_UNIT_SRCS) -lcrypto -lpthread
+
+.PHONY: cuda-unit-run
+cuda-unit-run: $(CUDA_UNIT) $(CUDA_UNIT_ASAN)
+	$(CUDA_UNIT)
+	$(CUDA_UNIT_ASAN)
+
+# Hook: 'make check' runs these too (prerequisite of the check target).
+CUDA_UNIT_TESTS := cuda-unit-run
+check: $(CUDA_UNIT_TESTS)
+
+ifeq ($(HAVE_CUDA),1)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC)))
+NVCCFLAGS ?= -O3
+override NVCCFLAGS += -std=c++17 \
+	-gencode arch=compute_90,code=sm_90 \
+	-gencode arch=compute_90,code=compute_90 \
+	-Xcompiler -Wall,-Wextra,-Werror,-fno-strict-aliasing -D_GNU_SOURCE \
+	-MMD -MP
+
+CUDA_OBJS := $(CUDA_BUILD)/aes_host.o $(CUDA_BUILD)/aes_kernel.o \
+	$(CUDA_BUILD)/cuda_backend.o
+CUDA_CPPFLAGS := -DHAVE_CUDA
+CUDA_LDLIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread \
+	-lstdc++
+
+$(CUDA_BUILD)/%.o: $(CUDA_SRC)/%.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -c -o $@ $<
+
+$(CUDA_BUILD)/%.o: $(GPUTEST)/%.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -c -o $@ $<
+
+BENCH := $(BUILD)/gpu-aes-bench
+BENCH_OBJS := $(CUDA_BUILD)/bench_main.o $(CUDA_BUILD)/bench_cpu.o \
+	$(CUDA_BUILD)/bench_helper.o $(CUDA_BUILD)/bench_raw.o
+KCHECK := $(CUDA_BUILD)/kernel-check
+BCHECK := $(CUDA_BUILD)/check-backend
+GPU_BINS := $(BENCH) $(KCHECK) $(BCHECK)
+# LIB is defined after this file is included: name it here.
+HELPER_LIB := $(BUILD)/libgpuaes-helper.a
+
+$(BENCH): $(BENCH_OBJS) $(HELPER_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(KCHECK): $(CUDA_BUILD)/kernel_check.o $(CUDA_BUILD)/ref.o $(HELPER_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BCHECK): $(CUDA_BUILD)/check_backend.o $(CUDA_BUILD)/ref.o $(HELPER_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+all: $(GPU_BINS)
+
+.PHONY: gpu-bins check-gpu bench
+gpu-bins: $(GPU_BINS)
+
+CHECK_GPU_ROUNDS ?= 200
+check-gpu: $(GPU_BINS)
+	@if ! $(KCHECK) --probe; then \
+		echo "SKIP: check-gpu: no usable CUDA GPU here"; exit 0; fi; \
+	$(KCHECK) 12 && $(BCHECK) $(CHECK_GPU_ROUNDS)
+
+BENCH_ARGS ?=
+bench: $(BENCH)
+	@mkdir -p ../out
+	$(BENCH) --json ../out/bench.json $(BENCH_ARGS)
+	python3 $(CUDA_SRC)/bench_plot.py ../out/bench.json ../out/bench.png
+
+else
+.PHONY: check-gpu bench
+check-gpu bench:
+	@echo "SKIP: $@: nvcc not found (CUDA=0 or no CUDA toolkit)"
+endif
+
+-include $(wildcard $(CUDA_BUILD)/*.d)

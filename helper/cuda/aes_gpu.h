@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * aes_gpu.h - the batch AES kernel as the host sees it.
+ *
+ * One launch transforms a whole batch: a table of segments (key, alg, dir,
+ * counter, bytes) cut into chunks of equal size (but each segment's last)
+ * so that the CTAs of a persistent grid get work of the same size.  Chunks
+ * that need the decryption tables are sorted after the others so that a CTA
+ * only ever fills the shared-memory tables of one direction.
+ */
+#ifndef GPU_AES_CUDA_AES_GPU_H
+#define GPU_AES_CUDA_AES_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPU_AES_CHUNK_BLOCKS	4096U	/* at most 64 KiB of data per chunk */
+#define GPU_AES_CHUNK_MIN	256U
+#define GPU_AES_RK_WORDS	60U	/* 15 round keys of 4 words */
+
+/* Expanded key as the kernel reads it: words are AES bytes, little endian. */
+struct gpu_aes_dev_key {
+	uint32_t erk[GPU_AES_RK_WORDS];
+	uint32_t drk[GPU_AES_RK_WORDS];	/* equivalent inverse cipher order */
+};
+
+enum gpu_aes_kop {
+	GPU_AES_KOP_CTR = 0,	/* encrypt == decrypt */
+	GPU_AES_KOP_ECB_ENC = 1,
+	GPU_AES_KOP_ECB_DEC = 2,
+};
+
+struct gpu_aes_kseg {
+	uint64_t off;		/* byte offset of the segment in the data base */
+	uint32_t len;		/* bytes; ECB: multiple of 16 */
+	uint16_t key;		/* index into the device key array */
+	uint8_t op;		/* enum gpu_aes_kop */
+	uint8_t rounds;		/* 10, 12 or 14 */
+	uint64_t ctr_hi;	/* CTR: IV as a 128-bit big-endian number */
+	uint64_t ctr_lo;
+};
+
+struct gpu_aes_kchunk {
+	uint32_t seg;
+	uint32_t block0;	/* first block of the segment in this chunk */
+	uint32_t nblocks;	/* blocks, the last one possibly partial */
+	uint32_t pad;
+};
+
+/* Launch shape: the tuning result for one GPU. */
+struct gpu_aes_shape {
+	unsigned int variant;	/* 0: 2 tables (64 KiB), 1: 4 tables (128 KiB) */
+	unsigned int threads;	/* per CTA: 128, 256, 512 */
+	unsigned int bpt;	/* AES blocks per thread in flight: 1, 2, 4 */
+	unsigned int ctas_per_sm;
+};
+
+#define GPU_AES_NR_VARIANTS	2U
+
+/* 128-bit big-endian counter helpers (host side; the kernel mirrors them). */
+void gpu_aes_ctr_load(const uint8_t iv[16], uint64_t *hi, uint64_t *lo);
+void gpu_aes_ctr_store(uint64_t hi, uint64_t lo, uint8_t iv[16]);
+void gpu_aes_ctr_add(uint64_t *hi, uint64_t *lo, uint64_t blocks);
+
+/*
+ * Chunk size (blocks) for a batch run by ctas CTAs: small enough that every
+ * CTA gets a chunk (one SM encrypts ~6.5 GB/s, so a 64 KiB chunk alone
+ * takes ~10 us), a multiple of GPU_AES_CHUNK_MIN, at most
+ * GPU_AES_CHUNK_BLOCKS (fewer, larger chunks amortise the round-key loads).
+ */
+uint32_t gpu_aes_chunk_blocks(const struct gpu_aes_kseg *segs, size_t nsegs,
+			      unsigned int ctas);
+/* Number of chunks build_chunks() produces for these segments. */
+size_t gpu_aes_count_chunks(const struct gpu_aes_kseg *segs, size_t nsegs,
+			    uint32_t chunk);
+/*
+ * Fills chunks (room for gpu_aes_count_chunks()) with the non-decrypting
+ * chunks first; returns how many of those there are.
+ */
+size_t gpu_aes_build_chunks(const struct gpu_aes_kseg *segs, size_t nsegs,
+			    uint32_t chunk, struct gpu_aes_kchunk *chunks);
+
+/* Key expansion in the kernel's word order; 0, or -1 for a bad key size. */
+int gpu_aes_dev_expand_key(const uint8_t *key, unsigned int key_len,
+		       struct gpu_aes_dev_key *out, unsigned int *rounds);
+
+/* Tuning cache line: "variant threads bpt ctas_per_sm". 0 or -1. */
+int gpu_aes_shape_parse(const char *line, struct gpu_aes_shape *shape);
+int gpu_aes_shape_format(const struct gpu_aes_shape *shape, char *buf,
+			 size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPU_AES_CUDA_AES_GPU_H */

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * aes_host.c - host-side parts of the GPU AES path that need no GPU:
+ * counter arithmetic, chunking a batch, key expansion in the kernel's word
+ * order, the tables the kernel replicates, and the tuning-cache format.
+ * Unit-tested without a GPU (tests/gpu/unit_host.c).
+ */
+#include "aes_gpu.h"
+#include "aes_tables.h"
+#include "cuda_backend.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gpu_aes_ctr_load(const uint8_t iv[16], uint64_t *hi, uint64_t *lo)
+{
+	uint64_t h = 0, l = 0;
+
+	for (int i = 0; i < 8; i++) {
+		h = (h << 8) | iv[i];
+		l = (l << 8) | iv[8 + i];
+	}
+	*hi = h;
+	*lo = l;
+}
+
+void gpu_aes_ctr_store(uint64_t hi, uint64_t lo, uint8_t iv[16])
+{
+	for (int i = 7; i >= 0; i--) {
+		iv[i] = (uint8_t)hi;
+		iv[8 + i] = (uint8_t)lo;
+		hi >>= 8;
+		lo >>= 8;
+	}
+}
+
+/* Carries across 2^64 and wraps at 2^128, like the kernel's ctr(aes). */
+void gpu_aes_ctr_add(uint64_t *hi, uint64_t *lo, uint64_t blocks)
+{
+	uint64_t l = *lo + blocks;
+
+	if (l < *lo)
+		(*hi)++;
+	*lo = l;
+}
+
+static uint32_t seg_blocks(const struct gpu_aes_kseg *s)
+{
+	return (s->len + 15U) / 16U;
+}
+
+uint32_t gpu_aes_chunk_blocks(const struct gpu_aes_kseg *segs, size_t nsegs,
+			      unsigned int ctas)
+{
+	uint64_t total = 0, c;
+
+	for (size_t i = 0; i < nsegs; i++)
+		total += seg_blocks(&segs[i]);
+	c = ctas ? (total + ctas - 1) / ctas : GPU_AES_CHUNK_BLOCKS;
+	c = (c + GPU_AES_CHUNK_MIN - 1) / GPU_AES_CHUNK_MIN * GPU_AES_CHUNK_MIN;
+	if (c < GPU_AES_CHUNK_MIN)
+		c = GPU_AES_CHUNK_MIN;
+	if (c > GPU_AES_CHUNK_BLOCKS)
+		c = GPU_AES_CHUNK_BLOCKS;
+	return (uint32_t)c;
+}
+
+size_t gpu_aes_count_chunks(const struct gpu_aes_kseg *segs, size_t nsegs,
+			    uint32_t chunk)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nsegs; i++)
+		n += (seg_blocks(&segs[i]) + chunk - 1) / chunk;
+	return n;
+}
+
+static size_t emit(const struct gpu_aes_kseg *segs, size_t nsegs, int dec,
+		   uint32_t chunk, struct gpu_aes_kchunk *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nsegs; i++) {
+		uint32_t nb = seg_blocks(&segs[i]);
+
+		if ((segs[i].op == GPU_AES_KOP_ECB_DEC) != dec)
+			continue;
+		for (uint32_t b = 0; b < nb; b += chunk) {
+			out[n].seg = (uint32_t)i;
+			out[n].block0 = b;
+			out[n].nblocks = nb - b < chunk ? nb - b : chunk;
+			out[n].pad = 0;
+			n++;
+		}
+	}
+	return n;
+}
+
+size_t gpu_aes_build_chunks(const struct gpu_aes_kseg *segs, size_t nsegs,
+			    uint32_t chunk, struct gpu_aes_kchunk *chunks)
+{
+	size_t nenc = emit(segs, nsegs, 0, chunk, chunks);
+
+	emit(segs, nsegs, 1, chunk, chunks + nenc);
+	return nenc;
+}
+
+/* AES S-box from its definition (GF(2^8) inverse + affine map). */
+static uint8_t gmul(uint8_t a, uint8_t b)
+{
+	uint8_t p = 0;
+
+	while (b) {
+		if (b & 1)
+			p ^= a;
+		a = (uint8_t)((a << 1) ^ ((a & 0x80) ? 0x1b : 0));
+		b >>= 1;
+	}
+	return p;
+}
+
+static uint8_t sbox_of(uint8_t x)
+{
+	uint8_t inv = 0, s;
+
+	if (x) {
+		for (unsigned int y = 1; y < 256; y++)
+			if (gmul(x, (uint8_t)y) == 1) {
+				inv = (uint8_t)y;
+				break;
+			}
+	}
+	s = inv;
+	for (int i = 1; i < 5; i++)
+		s ^= (uint8_t)((inv << i) | (inv >> (8 - i)));
+	return s ^ 0x63;
+}
+
+void gpu_aes_make_tables(struct gpu_aes_tables *t)
+{
+	for (unsigned int x = 0; x < 256; x++) {
+		uint8_t s = sbox_of((uint8_t)x);
+
+		t->sbox[x] = s;
+		t->isbox[s] = (uint8_t)x;
+	}
+	for (unsigned int x = 0; x < 256; x++) {
+		uint32_t s = t->sbox[x], is = t->isbox[x];
+
+		t->te0[x] = gmul(2, (uint8_t)s) | s << 8 | s << 16 |
+			    (uint32_t)gmul(3, (uint8_t)s) << 24;
+		t->td0[x] = gmul(14, (uint8_t)is) |
+			    (uint32_t)gmul(9, (uint8_t)is) << 8 |
+			    (uint32_t)gmul(13, (uint8_t)is) << 16 |
+			    (uint32_t)gmul(11, (uint8_t)is) << 24;
+		t->td4[x] = is * 0x01010101U;
+	}
+}
+
+static struct gpu_aes_tables g_host_tables;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+static void tables_init(void)
+{
+	gpu_aes_make_tables(&g_host_tables);
+}
+
+static const struct gpu_aes_tables *tables(void)
+{
+	pthread_once(&g_once, tables_init);
+	return &g_host_tables;
+}
+
+static uint32_t sub_word(const uint8_t *sb, uint32_t w)
+{
+	return sb[w & 0xff] | (uint32_t)sb[(w >> 8) & 0xff] << 8 |
+	       (uint32_t)sb[(w >> 16) & 0xff] << 16 |
+	       (uint32_t)sb[w >> 24] << 24;
+}
+
+static uint32_t inv_mix_word(uint32_t w)
+{
+	uint8_t b[4], o[4];
+
+	for (int i = 0; i < 4; i++)
+		b[i] = (uint8_t)(w >> (8 * i));
+	for (int r = 0; r < 4; r++)
+		o[r] = gmul(14, b[r]) ^ gmul(11, b[(r + 1) & 3]) ^
+		       gmul(13, b[(r + 2) & 3]) ^ gmul(9, b[(r + 3) & 3]);
+	return o[0] | (uint32_t)o[1] << 8 | (uint32_t)o[2] << 16 |
+	       (uint32_t)o[3] << 24;
+}
+
+int gpu_aes_dev_expand_key(const uint8_t *key, unsigned int key_len,
+		       struct gpu_aes_dev_key *out, unsigned int *rounds)
+{
+	const uint8_t *sb = tables()->sbox;
+	unsigned int nk = key_len / 4, nr, total;
+	uint32_t rcon = 1;
+	uint32_t *w = out->erk;
+
+	if (key_len != 16 && key_len != 24 && key_len != 32)
+		return -1;
+	nr = nk + 6;
+	total = 4 * (nr + 1);
+	memset(out, 0, sizeof(*out));
+	for (unsigned int i = 0; i < nk; i++)
+		w[i] = key[4 * i] | (uint32_t)key[4 * i + 1] << 8 |
+		       (uint32_t)key[4 * i + 2] << 16 |
+		       (uint32_t)key[4 * i + 3] << 24;
+	for (unsigned int i = nk; i < total; i++) {
+		uint32_t t = w[i - 1];
+
+		if (i % nk == 0) {
+			t = sub_word(sb, (t >> 8) | (t << 24)) ^ rcon;
+			rcon = gmul(2, (uint8_t)rcon);
+		} else if (nk > 6 && i % nk == 4) {
+			t = sub_word(sb, t);
+		}
+		w[i] = w[i - nk] ^ t;
+	}
+	for (unsigned int r = 0; r <= nr; r++)
+		for (unsigned int j = 0; j < 4; j++) {
+			uint32_t v = w[4 * (nr - r) + j];
+
+			out->drk[4 * r + j] = (r == 0 || r == nr) ? v :
+					      inv_mix_word(v);
+		}
+	*rounds = nr;
+	return 0;
+}
+
+int gpu_aes_shape_parse(const char *line, struct gpu_aes_shape *s)
+{
+	unsigned int v, t, b, c;
+	char extra;
+
+	if (sscanf(line, "%u %u %u %u %c", &v, &t, &b, &c, &extra) != 4)
+		return -1;
+	if (v >= GPU_AES_NR_VARIANTS || (t != 128 && t != 256 && t != 512) ||
+	    (b != 1 && b != 2 && b != 4) || c < 1 || c > 8)
+		return -1;
+	s->variant = v;
+	s->threads = t;
+	s->bpt = b;
+	s->ctas_per_sm = c;
+	return 0;
+}
+
+int gpu_aes_shape_format(const struct gpu_aes_shape *s, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%u %u %u %u\n", s->variant, s->threads,
+			 s->bpt, s->ctas_per_sm);
+
+	return (n < 0 || (size_t)n >= len) ? -1 : 0;
+}
+
+int gpu_aes_parse_gpus(const char *spec, int ndev, int *out, int max)
+{
+	int n = 0;
+
+	if (!spec || !*spec || !strcmp(spec, "all")) {
+		for (int i = 0; i < ndev && i < max; i++)
+			out[n++] = i;
+		return n;
+	}
+	while (*spec) {
+		char *end;
+		long v = strtol(spec, &end, 10);
+
+		if (end == spec || v < 0 || v >= ndev || n >= max)
+			return -1;
+		for (int i = 0; i < n; i++)
+			if (out[i] == v)
+				return -1;
+		out[n++] = (int)v;
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end)
+			return -1;
+		spec = end;
+	}
+	return n;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* aes_kernel.h - launching the batch kernel (CUDA runtime users only). */
+#ifndef GPU_AES_CUDA_AES_KERNEL_H
+#define GPU_AES_CUDA_AES_KERNEL_H
+
+#include <cuda_runtime.h>
+
+#include "aes_gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Small batches pass their tables inside the launch (kernel parameter
+ * space): no copies to queue before the kernel, which cost a small batch
+ * latency and the submitting (core) thread two API calls.
+ */
+#define GPU_AES_INLINE_MAX	64U	/* 3 KiB: within the 4 KiB parameter space */
+
+struct gpu_aes_inline {
+	struct gpu_aes_kseg segs[GPU_AES_INLINE_MAX];
+	struct gpu_aes_kchunk chunks[GPU_AES_INLINE_MAX];
+};
+
+struct gpu_aes_launch {
+	uint8_t *base;				/* device view of the data */
+	const struct gpu_aes_kseg *segs;	/* device memory */
+	const struct gpu_aes_kchunk *chunks;	/* device memory, or NULL: */
+	struct gpu_aes_inline inl;		/* tables are here */
+	const struct gpu_aes_dev_key *keys;	/* device memory */
+	uint32_t nchunks;
+	uint32_t nenc;		/* chunks[0..nenc) do not decrypt */
+	uint32_t max_ctas;	/* persistent grid: SMs * ctas_per_sm */
+	struct gpu_aes_shape shape;
+};
+
+/* Once per device (after cudaSetDevice): tables and smem limits. */
+int gpu_aes_kernel_init(void);
+unsigned int gpu_aes_kernel_smem(unsigned int variant, int enc, int dec);
+/* Queues the launch; 0, or -1 if the launch was refused. */
+int gpu_aes_kernel_launch(const struct gpu_aes_launch *l, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPU_AES_CUDA_AES_KERNEL_H */

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bench_helper.c - the helper path as the kernel drives it: the in-process
+ * producer copies each request into the data area, posts it on the ring,
+ * the core batches, the cuda backend runs it, the producer copies it out.
+ * Deep queue with several producer threads (requests/s, GB/s, host CPU per
+ * GB from getrusage), and QD1 round-trip latency, with the GPU taking every
+ * batch and with SSLShader's policy (lone small batches on the CPU).
+ *
+ * "helper" copies in on the submitting thread and out on the reaping thread
+ * (gpu_aes_producer_submit, as the kernel does: it copies out in
+ * GPU_AES_IOC_COMPLETE on the helper's thread).  "helper-zc" reserves
+ * space, copies the input in and posts, and leaves the output in the data
+ * area: the same ring, core and backend without the single-threaded
+ * copy-out, which is what bounds "helper" (see docs/benchmarks.md).
+ * "helper-nocopy" posts without writing the input at all: ring, core,
+ * backend and GPU alone, to locate the bound.
+ */
+#include "bench.h"
+
+#include "../include/gpu_aes_producer.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+struct dq_thread {
+	struct gpu_aes_producer *p;
+	uint32_t len;
+	double end;
+	uint64_t done;		/* completions, written by callbacks */
+	uint64_t errors;
+	int zc;
+	pthread_t tid;
+};
+
+static void dq_cb(void *cookie, int status)
+{
+	struct dq_thread *t = cookie;
+
+	if (status)
+		__atomic_add_fetch(&t->errors, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&t->done, 1, __ATOMIC_RELAXED);
+}
+
+static void *dq_main(void *arg)
+{
+	struct dq_thread *t = arg;
+	uint8_t *src = malloc(t->len), *dst = malloc(t->len);
+	uint8_t iv[16];
+
+	if (!src || !dst) {
+		t->errors++;
+		goto out;
+	}
+	for (uint32_t i = 0; i < t->len; i++)
+		src[i] = (uint8_t)(i * 7 + 1);
+	memset(iv, 0x3c, sizeof(iv));
+	while (bench_now() < t->end) {
+		struct gpu_aes_producer_buf b;
+
+		if (t->zc == 2) {
+			/* Ring, core, backend and GPU only: no host copies. */
+			if (gpu_aes_producer_reserve_wait(t->p, t->len, &b) ||
+			    gpu_aes_producer_post(t->p, &b, GPU_AES_ALG_CTR,
+						  GPU_AES_DIR_ENCRYPT, 0, iv,
+						  dq_cb, t)) {
+				t->errors++;
+				break;
+			}
+			continue;
+		}
+		if (t->zc) {
+			if (gpu_aes_producer_reserve_wait(t->p, t->len, &b)) {
+				t->errors++;
+				break;
+			}
+			memcpy(b.data, src, t->len);
+			if (gpu_aes_producer_post(t->p, &b, GPU_AES_ALG_CTR,
+						  GPU_AES_DIR_ENCRYPT, 0, iv,
+						  dq_cb, t)) {
+				t->errors++;
+				break;
+			}
+			continue;
+		}
+		/* dst is scratch: every completion may overwrite it. */
+		if (gpu_aes_producer_submit_wait(t->p, GPU_AES_ALG_CTR,
+						 GPU_AES_DIR_ENCRYPT, 0, iv,
+						 src, dst, t->len, dq_cb, t)) {
+			t->errors++;
+			break;
+		}
+	}
+	gpu_aes_producer_wait_idle(t->p);
+out:
+	free(src);
+	free(dst);
+	return NULL;
+}
+
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static int deep_queue(struct gpu_aes_producer *p, const struct bench_opts *o,
+		      uint32_t len, unsigned int nthreads, int zc,
+		      const char *label)
+{
+	struct dq_thread *t = calloc(nthreads, sizeof(*t));
+	struct gpu_aes_producer_stats s0, s1;
+	struct bench_result r;
+	uint64_t done = 0, errors = 0;
+	double t0, t1, c0, c1;
+
+	if (!t)
+		return -1;
+	gpu_aes_producer_get_stats(p, &s0);
+	c0 = cpu_seconds();
+	t0 = bench_now();
+	for (unsigned int i = 0; i < nthreads; i++) {
+		t[i].p = p;
+		t[i].len = len;
+		t[i].end = t0 + o->seconds;
+		t[i].zc = zc;
+		if (pthread_create(&t[i].tid, NULL, dq_main, &t[i]))
+			return -1;
+	}
+	for (unsigned int i = 0; i < nthreads; i++) {
+		pthread_join(t[i].tid, NULL);
+		done += t[i].done;
+		errors += t[i].errors;
+	}
+	t1 = bench_now();
+	c1 = cpu_seconds();
+	gpu_aes_producer_get_stats(p, &s1);
+	memset(&r, 0, sizeof(r));
+	snprintf(r.path, sizeof(r.path), "%s", label);
+	snprintf(r.alg, sizeof(r.alg), "aes-128-ctr");
+	r.size = len;
+	r.rps = done / (t1 - t0);
+	r.gbps = r.rps * len / 1e9;
+	r.cpu_s_per_gb = (c1 - c0) / (done * (double)len / 1e9);
+	snprintf(r.note, sizeof(r.note), "%u thr, %.1f req/batch, %llu err",
+		 nthreads,
+		 s1.batches > s0.batches ?
+			 (double)(s1.requests - s0.requests) /
+				 (s1.batches - s0.batches) : 0.0,
+		 (unsigned long long)errors);
+	bench_add(&r);
+	free(t);
+	return errors ? -1 : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int qd1(struct gpu_aes_producer *p, const struct bench_opts *o,
+	       uint32_t len, const char *label, const char *note)
+{
+	const size_t max = 200000;
+	double *lat = malloc(max * sizeof(double));
+	uint8_t *buf = malloc(len), iv[16];
+	struct bench_result r;
+	size_t n = 0;
+	double end, t0 = bench_now();
+	int err = 0;
+
+	if (!lat || !buf) {
+		free(lat);
+		free(buf);
+		return -1;
+	}
+	memset(buf, 0x11, len);
+	memset(iv, 0x22, sizeof(iv));
+	for (int i = 0; i < 100; i++)	/* warm-up: keys, tables, caches */
+		err |= gpu_aes_producer_run(p, GPU_AES_ALG_CTR,
+					    GPU_AES_DIR_ENCRYPT, 0, iv, buf,
+					    buf, len);
+	end = bench_now() + o->seconds;
+	while (n < max && bench_now() < end) {
+		double a = bench_now();
+
+		err |= gpu_aes_producer_run(p, GPU_AES_ALG_CTR,
+					    GPU_AES_DIR_ENCRYPT, 0, iv, buf,
+					    buf, len);
+		lat[n++] = (bench_now() - a) * 1e6;
+	}
+	qsort(lat, n, sizeof(double), cmp_double);
+	memset(&r, 0, sizeof(r));
+	snprintf(r.path, sizeof(r.path), "%s", label);
+	snprintf(r.alg, sizeof(r.alg), "aes-128-ctr");
+	r.size = len;
+	r.rps = n / (bench_now() - t0);
+	r.gbps = r.rps * len / 1e9;
+	r.p50_us = lat[n / 2];
+	r.p99_us = lat[n * 99 / 100];
+	snprintf(r.note, sizeof(r.note), "%s, n=%zu", note, n);
+	bench_add(&r);
+	free(lat);
+	free(buf);
+	return err ? -1 : 0;
+}
+
+static int open_producer(const struct bench_opts *o, unsigned int spin_us,
+			 struct gpu_aes_producer **p)
+{
+	struct gpu_aes_producer_config cfg;
+	uint8_t key[32];
+	int err;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.nr_entries = 4096;
+	cfg.nr_keys = 64;
+	cfg.data_size = 512U << 20;
+	cfg.backend = "cuda";
+	cfg.backend_cfg.gpus = o->gpus;
+	cfg.spin_us = spin_us;
+	cfg.max_inflight = 8;
+	err = gpu_aes_producer_create(&cfg, p);
+	if (err) {
+		fprintf(stderr, "bench: producer with cuda backend: %s\n",
+			strerror(-err));
+		return err;
+	}
+	for (int i = 0; i < 32; i++)
+		key[i] = (uint8_t)(i * 13 + 5);
+	err = gpu_aes_producer_setkey(*p, 0, key, 16);
+	if (!err)
+		err = gpu_aes_producer_setkey(*p, 1, key, 32);
+	memset(key, 0, sizeof(key));
+	return err;
+}
+
+int bench_helper(const struct bench_opts *o)
+{
+	static const uint32_t sizes[] = { 512, 4096, 16384, 65536, 262144,
+					  1048576 };
+	unsigned int nthreads = o->threads ? o->threads :
+				(unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
+	struct gpu_aes_producer *p;
+	int err = 0;
+
+	/* Leave cores to the core and completion threads. */
+	if (nthreads > 8)
+		nthreads = 8;
+	if (open_producer(o, 50, &p))
+		return -1;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (sizes[i] >= o->req_min && sizes[i] <= o->req_max)
+			err |= deep_queue(p, o, sizes[i], nthreads, 0, "helper");
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (sizes[i] >= o->req_min && sizes[i] <= o->req_max)
+			err |= deep_queue(p, o, sizes[i], nthreads, 1,
+					  "helper-zc");
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (sizes[i] >= o->req_min && sizes[i] <= o->req_max)
+			err |= deep_queue(p, o, sizes[i], nthreads, 2,
+					  "helper-nocopy");
+	if (o->qd1) {
+		err |= qd1(p, o, 512, "helper-qd1", "gpu");
+		err |= qd1(p, o, 4096, "helper-qd1", "gpu");
+		err |= qd1(p, o, 65536, "helper-qd1", "gpu");
+	}
+	gpu_aes_producer_destroy(p);
+	if (!o->qd1)
+		return err;
+
+	/* SSLShader's policy: batches under 64 KiB run on the CPU. */
+	setenv("GPU_AES_CUDA_CPU_BELOW", "65536", 1);
+	if (open_producer(o, 50, &p)) {
+		unsetenv("GPU_AES_CUDA_CPU_BELOW");
+		return -1;
+	}
+	err |= qd1(p, o, 4096, "helper-qd1", "cpu<64K policy");
+	err |= deep_queue(p, o, 4096, nthreads, 0, "helper-cpupol");
+	gpu_aes_producer_destroy(p);
+	unsetenv("GPU_AES_CUDA_CPU_BELOW");
+	return err;
+}

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gpu-aes-bench - the product's benchmark, like `openssl speed`: raw GPU
+ * kernels with data in GPU memory, the helper path driven through the
+ * in-process producer as the kernel drives it, and OpenSSL on one and on
+ * all cores in the same run.  Prints a table, writes JSON; plot it with
+ * helper/cuda/bench_plot.py.
+ */
+#include "bench.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_RESULTS 1024
+
+static struct bench_result results[MAX_RESULTS];
+static size_t nresults;
+
+double bench_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void print_row(const struct bench_result *r)
+{
+	printf("%-12s %-18s %10zu %9.2f %12.0f %9.2f %9.2f %9.3f  %s\n",
+	       r->path, r->alg, r->size, r->gbps, r->rps, r->p50_us,
+	       r->p99_us, r->cpu_s_per_gb, r->note);
+	fflush(stdout);
+}
+
+void bench_add(const struct bench_result *r)
+{
+	if (nresults < MAX_RESULTS)
+		results[nresults++] = *r;
+	print_row(r);
+}
+
+static void header(void)
+{
+	printf("%-12s %-18s %10s %9s %12s %9s %9s %9s  %s\n", "path", "alg",
+	       "bytes", "GB/s", "req/s", "p50_us", "p99_us", "cpu_s/GB",
+	       "note");
+}
+
+static int write_json(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "{\n  \"results\": [\n");
+	for (size_t i = 0; i < nresults; i++) {
+		const struct bench_result *r = &results[i];
+
+		fprintf(f, "    {\"path\": \"%s\", \"alg\": \"%s\", \"size\": %zu, "
+			"\"gbps\": %.4f, \"rps\": %.1f, \"p50_us\": %.3f, "
+			"\"p99_us\": %.3f, \"cpu_s_per_gb\": %.5f, "
+			"\"note\": \"%s\"}%s\n",
+			r->path, r->alg, r->size, r->gbps, r->rps, r->p50_us,
+			r->p99_us, r->cpu_s_per_gb, r->note,
+			i + 1 < nresults ? "," : "");
+	}
+	fprintf(f, "  ]\n}\n");
+	return fclose(f);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: gpu-aes-bench [options]\n"
+"  --raw            raw kernels, data resident in GPU memory\n"
+"  --sweep          with --raw: time every launch shape first\n"
+"  --helper         helper path through the in-process producer\n"
+"  --no-qd1         with --helper: deep-queue runs only\n"
+"  --cpu            OpenSSL EVP on 1 core and on all cores\n"
+"  --pcie           pinned host<->GPU copy bandwidth (the link's bound)\n"
+"                   (default: all four)\n"
+"  --raw-sizes A:B  raw sizes, bytes, x4 steps (default 16384:1073741824)\n"
+"  --req-sizes A:B  helper request sizes, x4 steps (default 512:1048576)\n"
+"  --seconds S      time per measured point (default 1.0)\n"
+"  --threads N      producer/CPU threads (default: all cores)\n"
+"  --gpus LIST      GPUs for the helper path, e.g. 0,1 (default all)\n"
+"  --json FILE      write results as JSON (default out/bench.json)\n"
+"  --help\n");
+}
+
+static int parse_range(const char *s, size_t *a, size_t *b)
+{
+	char *end;
+
+	*a = strtoull(s, &end, 0);
+	if (*end != ':')
+		return -1;
+	*b = strtoull(end + 1, &end, 0);
+	return (*end || *a == 0 || *b < *a) ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "raw", no_argument, NULL, 'r' },
+		{ "sweep", no_argument, NULL, 'w' },
+		{ "no-qd1", no_argument, NULL, 'n' },
+		{ "helper", no_argument, NULL, 'p' },
+		{ "cpu", no_argument, NULL, 'c' },
+		{ "pcie", no_argument, NULL, 'e' },
+		{ "raw-sizes", required_argument, NULL, 'R' },
+		{ "req-sizes", required_argument, NULL, 'Q' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "gpus", required_argument, NULL, 'g' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bench_opts o = { 16384, 1U << 30, 512, 1U << 20, 1.0, 0, NULL,
+				0, 1 };
+	const char *json = "out/bench.json";
+	int raw = 0, helper = 0, cpu = 0, pcie = 0, c, err = 0;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': raw = 1; break;
+		case 'w': o.sweep = 1; break;
+		case 'n': o.qd1 = 0; break;
+		case 'p': helper = 1; break;
+		case 'c': cpu = 1; break;
+		case 'e': pcie = 1; break;
+		case 'R':
+			if (parse_range(optarg, &o.raw_min, &o.raw_max))
+				goto bad;
+			break;
+		case 'Q':
+			if (parse_range(optarg, &o.req_min, &o.req_max))
+				goto bad;
+			break;
+		case 's': o.seconds = atof(optarg); break;
+		case 't': o.threads = (unsigned int)atoi(optarg); break;
+		case 'g': o.gpus = optarg; break;
+		case 'j': json = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: goto bad;
+		}
+	}
+	if (optind != argc || o.seconds <= 0)
+		goto bad;
+	if (!raw && !helper && !cpu && !pcie)
+		raw = helper = cpu = pcie = 1;
+	header();
+	if (pcie && bench_pcie(&o)) {
+		fprintf(stderr, "gpu-aes-bench: pcie copies failed\n");
+		err = 1;
+	}
+	if (raw && bench_raw(&o)) {
+		fprintf(stderr, "gpu-aes-bench: raw kernels failed\n");
+		err = 1;
+	}
+	if (helper && bench_helper(&o)) {
+		fprintf(stderr, "gpu-aes-bench: helper path failed\n");
+		err = 1;
+	}
+	if (cpu && bench_cpu(&o)) {
+		fprintf(stderr, "gpu-aes-bench: openssl failed\n");
+		err = 1;
+	}
+	printf("\n# summary\n");
+	header();
+	for (size_t i = 0; i < nresults; i++)
+		if (strcmp(results[i].path, "raw-sweep"))
+			print_row(&results[i]);
+	if (write_json(json)) {
+		fprintf(stderr, "gpu-aes-bench: cannot write %s\n", json);
+		err = 1;
+	}
+	return err;
+bad:
+	usage(stderr);
+	return 2;
+}

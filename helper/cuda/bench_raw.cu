@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bench_raw.cu - the batch kernel with data resident in GPU memory: one
+ * segment per launch, every alg/key size/direction, sizes raw_min..raw_max;
+ * with --sweep, every launch shape for AES-128-CTR at 256 MiB first.
+ */
+#include "aes_gpu.h"
+#include "aes_kernel.h"
+#include "bench.h"
+
+#include <algorithm>
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <string.h>
+#include <vector>
+
+#define CKR(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
+	fprintf(stderr, "bench_raw: %s: %s\n", #x, cudaGetErrorString(e_)); \
+	return -1; } } while (0)
+
+namespace {
+
+struct ctx {
+	uint8_t *data;
+	gpu_aes_kseg *segs;
+	gpu_aes_kchunk *chunks;
+	gpu_aes_dev_key *keys;
+	int sms;
+};
+
+/* Median seconds per launch over several timed loops. */
+int time_launch(ctx &c, const gpu_aes_kseg &sg, const gpu_aes_shape &sh,
+		double budget_s, double *sec)
+{
+	uint32_t chunk = gpu_aes_chunk_blocks(&sg, 1, c.sms * sh.ctas_per_sm);
+	std::vector<gpu_aes_kchunk> ch(gpu_aes_count_chunks(&sg, 1, chunk));
+	size_t nenc = gpu_aes_build_chunks(&sg, 1, chunk, ch.data());
+	gpu_aes_launch l;
+	cudaEvent_t a, b;
+
+	memset(&l, 0, sizeof(l));
+	std::vector<double> t;
+	int iters;
+
+	CKR(cudaMemcpy(c.segs, &sg, sizeof(sg), cudaMemcpyHostToDevice));
+	CKR(cudaMemcpy(c.chunks, ch.data(), ch.size() * sizeof(ch[0]),
+		       cudaMemcpyHostToDevice));
+	l.base = c.data;
+	l.segs = c.segs;
+	l.chunks = c.chunks;
+	l.keys = c.keys;
+	l.nchunks = (uint32_t)ch.size();
+	l.nenc = (uint32_t)nenc;
+	l.max_ctas = (uint32_t)c.sms * sh.ctas_per_sm;
+	l.shape = sh;
+	CKR(cudaEventCreate(&a));
+	CKR(cudaEventCreate(&b));
+	/* Warm-up, and a first estimate to size the loops. */
+	for (int i = 0; i < 3; i++)
+		if (gpu_aes_kernel_launch(&l, 0))
+			return -1;
+	CKR(cudaEventRecord(a));
+	if (gpu_aes_kernel_launch(&l, 0))
+		return -1;
+	CKR(cudaEventRecord(b));
+	CKR(cudaEventSynchronize(b));
+	float ms;
+	CKR(cudaEventElapsedTime(&ms, a, b));
+	iters = (int)(budget_s / 7 / (ms / 1e3 + 1e-6));
+	iters = std::max(1, std::min(iters, 2000));
+	for (int rep = 0; rep < 7; rep++) {
+		CKR(cudaEventRecord(a));
+		for (int i = 0; i < iters; i++)
+			if (gpu_aes_kernel_launch(&l, 0))
+				return -1;
+		CKR(cudaEventRecord(b));
+		CKR(cudaEventSynchronize(b));
+		CKR(cudaEventElapsedTime(&ms, a, b));
+		t.push_back(ms / 1e3 / iters);
+	}
+	std::sort(t.begin(), t.end());
+	*sec = t[t.size() / 2];
+	CKR(cudaEventDestroy(a));
+	CKR(cudaEventDestroy(b));
+	return 0;
+}
+
+const char *opname(int op)
+{
+	return op == GPU_AES_KOP_CTR ? "ctr" :
+	       op == GPU_AES_KOP_ECB_ENC ? "ecb-enc" : "ecb-dec";
+}
+
+} /* namespace */
+
+extern "C" int bench_raw(const struct bench_opts *o)
+{
+	ctx c;
+	size_t maxb = o->raw_max;
+	std::vector<gpu_aes_dev_key> hk(3);
+	gpu_aes_shape best = { 0, 256, 4, 2 };
+	double best_gbps = 0;
+	uint8_t key[32];
+
+	CKR(cudaSetDevice(0));
+	CKR(cudaDeviceGetAttribute(&c.sms, cudaDevAttrMultiProcessorCount, 0));
+	if (gpu_aes_kernel_init())
+		return -1;
+	for (int i = 0; i < 32; i++)
+		key[i] = (uint8_t)(i * 37 + 11);
+	for (int k = 0; k < 3; k++) {
+		unsigned int nr;
+
+		gpu_aes_dev_expand_key(key, 16 + 8 * k, &hk[k], &nr);
+	}
+	CKR(cudaMalloc(&c.data, maxb));
+	CKR(cudaMalloc(&c.keys, 3 * sizeof(gpu_aes_dev_key)));
+	CKR(cudaMalloc(&c.segs, sizeof(gpu_aes_kseg)));
+	CKR(cudaMalloc(&c.chunks, (maxb / 16 / GPU_AES_CHUNK_BLOCKS + 8 * 1024) *
+					  sizeof(gpu_aes_kchunk)));
+	CKR(cudaMemcpy(c.keys, hk.data(), 3 * sizeof(gpu_aes_dev_key),
+		       cudaMemcpyHostToDevice));
+	/* Random-looking data; never zeros (see METHOD.md). */
+	{
+		std::vector<uint32_t> h(1 << 20);
+		for (size_t i = 0; i < h.size(); i++)
+			h[i] = (uint32_t)(i * 2654435761U) ^ 0x9e3779b9U;
+		for (size_t off = 0; off < maxb; off += h.size() * 4)
+			CKR(cudaMemcpy(c.data + off, h.data(),
+				       std::min(maxb - off, h.size() * 4),
+				       cudaMemcpyHostToDevice));
+	}
+	gpu_aes_kseg sg;
+	memset(&sg, 0, sizeof(sg));
+	sg.key = 0;
+	sg.rounds = 10;
+	sg.op = GPU_AES_KOP_CTR;
+	sg.ctr_hi = 0x0123456789abcdefULL;
+	sg.ctr_lo = 0xfffffffffff00000ULL;
+
+	if (o->sweep) {
+		size_t n = std::min<size_t>(maxb, 256U << 20);
+
+		sg.len = (uint32_t)n;
+		printf("# shape sweep, aes-128-ctr, %zu MiB in HBM\n", n >> 20);
+		for (unsigned int v = 0; v < GPU_AES_NR_VARIANTS; v++)
+		for (unsigned int b = 1; b <= 4; b *= 2)
+		for (unsigned int t = 128; t <= 512; t *= 2)
+		for (unsigned int cps = 1; cps <= 4; cps *= 2) {
+			gpu_aes_shape sh = { v, t, b, cps };
+			double s;
+			if (time_launch(c, sg, sh, o->seconds / 4, &s))
+				return -1;
+			double g = n / s / 1e9;
+			struct bench_result r;
+
+			memset(&r, 0, sizeof(r));
+			snprintf(r.path, sizeof(r.path), "raw-sweep");
+			snprintf(r.alg, sizeof(r.alg), "aes-128-ctr");
+			r.size = n;
+			r.gbps = g;
+			snprintf(r.note, sizeof(r.note), "v%u t%u b%u c%u", v, t,
+				 b, cps);
+			bench_add(&r);
+			if (g > best_gbps) {
+				best_gbps = g;
+				best = sh;
+			}
+		}
+		printf("# best shape: variant %u threads %u bpt %u ctas/sm %u: %.1f GB/s\n",
+		       best.variant, best.threads, best.bpt, best.ctas_per_sm,
+		       best_gbps);
+	}
+	for (int op = 0; op < 3; op++)
+	for (int k = 0; k < 3; k++)
+	for (size_t n = o->raw_min; n <= maxb; n *= 4) {
+		double s;
+		struct bench_result r;
+
+		sg.op = (uint8_t)op;
+		sg.key = (uint16_t)k;
+		sg.rounds = (uint8_t)(10 + 2 * k);
+		sg.len = (uint32_t)std::min<size_t>(n, 0xfffffff0U);
+		if (time_launch(c, sg, best, o->seconds, &s))
+			return -1;
+		memset(&r, 0, sizeof(r));
+		snprintf(r.path, sizeof(r.path), "raw-gpu");
+		snprintf(r.alg, sizeof(r.alg), "aes-%d-%s", 128 + 64 * k,
+			 opname(op));
+		r.size = n;
+		r.gbps = sg.len / s / 1e9;
+		snprintf(r.note, sizeof(r.note), "v%u t%u b%u c%u",
+			 best.variant, best.threads, best.bpt,
+			 best.ctas_per_sm);
+		bench_add(&r);
+	}
+	CKR(cudaMemset(c.keys, 0, 3 * sizeof(gpu_aes_dev_key)));
+	cudaFree(c.data);
+	cudaFree(c.keys);
+	cudaFree(c.segs);
+	cudaFree(c.chunks);
+	return 0;
+}
+
+/*
+ * The link itself: pinned host <-> device copies of 64 MiB, each direction
+ * alone and both at once (two streams), the bound of every helper-path
+ * figure that moves data over PCIe.
+ */
+extern "C" int bench_pcie(const struct bench_opts *o)
+{
+	const size_t n = 64U << 20;
+	uint8_t *h = nullptr, *d = nullptr;
+	cudaStream_t s[2];
+	cudaEvent_t a, b;
+	const char *names[3] = { "h2d", "d2h", "h2d+d2h" };
+
+	(void)o;
+	CKR(cudaSetDevice(0));
+	CKR(cudaHostAlloc(&h, 2 * n, cudaHostAllocDefault));
+	CKR(cudaMalloc(&d, 2 * n));
+	memset(h, 0x5c, 2 * n);
+	CKR(cudaStreamCreateWithFlags(&s[0], cudaStreamNonBlocking));
+	CKR(cudaStreamCreateWithFlags(&s[1], cudaStreamNonBlocking));
+	CKR(cudaEventCreate(&a));
+	CKR(cudaEventCreate(&b));
+	for (int mode = 0; mode < 3; mode++) {
+		std::vector<double> t;
+
+		for (int rep = 0; rep < 8; rep++) {
+			float ms;
+
+			CKR(cudaEventRecord(a, s[0]));
+			CKR(cudaStreamWaitEvent(s[1], a, 0));
+			if (mode != 1)
+				CKR(cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice,
+						    s[0]));
+			if (mode != 0)
+				CKR(cudaMemcpyAsync(h + n, d + n, n,
+						    cudaMemcpyDeviceToHost, s[1]));
+			CKR(cudaEventRecord(b, s[1]));
+			CKR(cudaStreamWaitEvent(s[0], b, 0));
+			CKR(cudaEventRecord(b, s[0]));
+			CKR(cudaEventSynchronize(b));
+			CKR(cudaEventElapsedTime(&ms, a, b));
+			t.push_back(ms / 1e3);
+		}
+		std::sort(t.begin(), t.end());
+		struct bench_result r;
+
+		memset(&r, 0, sizeof(r));
+		snprintf(r.path, sizeof(r.path), "pcie");
+		snprintf(r.alg, sizeof(r.alg), "%s", names[mode]);
+		r.size = n;
+		r.gbps = (mode == 2 ? 2.0 : 1.0) * n / t[t.size() / 2] / 1e9;
+		snprintf(r.note, sizeof(r.note), "cudaMemcpyAsync, pinned");
+		bench_add(&r);
+	}
+	cudaEventDestroy(a);
+	cudaEventDestroy(b);
+	cudaStreamDestroy(s[0]);
+	cudaStreamDestroy(s[1]);
+	cudaFree(d);
+	cudaFreeHost(h);
+	return 0;
+}

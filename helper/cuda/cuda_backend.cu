@@ -1,0 +1,893 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cuda_backend.cu - gpu_aes_backend_cuda: batches of the shared ring run as
+ * one kernel launch each, on every GPU chosen (one worker per GPU, a batch
+ * goes to the worker with the fewest bytes in flight).
+ *
+ * The region is registered with CUDA once at open.  Per batch, a worker
+ * either lets the kernel read and write the region directly over PCIe
+ * (zero-copy: no copy latency, best for small batches) or copies the
+ * batch's contiguous runs into a device mirror of the data area, runs the
+ * kernel there and copies back (copy engines: best for bulk).  Each
+ * in-flight batch owns a slot with its own stream, so the copies of one
+ * batch overlap the kernel of another.  A completion thread per worker
+ * waits for the slots in order and calls batch->done().
+ *
+ * Failure policy: a CUDA error before anything could have written the
+ * region sends the batch to the in-process cpu backend; after that point
+ * (zero-copy kernel launched, or copy-back queued) the batch completes with
+ * GPU_AES_STATUS_EIO, which makes the kernel recompute it from its own
+ * source pages.  Either way the worker is marked dead and later batches go
+ * to the other GPUs or the cpu backend.  Never a wrong byte, never a hang.
+ */
+#include "aes_gpu.h"
+#include "aes_kernel.h"
+#include "cuda_backend.h"
+
+#include <algorithm>
+#include <cuda_runtime.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <string>
+#include <sys/stat.h>
+#include <time.h>
+#include <vector>
+
+#include "../src/backend.h"
+/* log.h is C without extern "C" guards. */
+extern "C" {
+#include "../src/log.h"
+}
+
+#ifndef GPU_AES_VERSION
+#define GPU_AES_VERSION "dev"
+#endif
+
+#define NR_SLOTS	8
+#define NR_STREAMS	4
+/*
+ * Runs of a batch are merged into one copy only across the padding of one
+ * allocation: the data area hands out GPU_AES_DATA_ALIGN-aligned starts, so
+ * no other request's bytes can lie in such a gap.  A wider gap could hold
+ * a request of another batch in flight on another stream, and copying it
+ * back would overwrite that request's result.
+ */
+#define RUN_ALIGN	((uint64_t)GPU_AES_DATA_ALIGN)
+#define SMALL_BATCH	(1U << 20)
+/*
+ * Copy-engine batches larger than two pieces are cut into pieces of about
+ * this size on two streams, so that one piece's copy-back overlaps the next
+ * piece's upload inside one batch too.
+ */
+#define PIECE		(4U << 20)
+
+namespace {
+
+struct slot {
+	cudaStream_t stream;
+	cudaStream_t stream2;	/* second stream for pieces of a large batch */
+	cudaEvent_t done_ev;
+	cudaEvent_t tab_ev, join_ev;
+	gpu_aes_kseg *h_segs, *d_segs;
+	gpu_aes_kchunk *h_chunks, *d_chunks;
+	struct gpu_aes_batch *batch;
+	uint64_t bytes;
+	bool wrote;	/* region may hold partial output if this fails */
+	bool failed;
+};
+
+struct worker {
+	struct gpu_aes_backend *be;
+	int dev;
+	int sms;
+	bool dead;
+	gpu_aes_shape shape;
+	uint8_t *d_data;	/* mirror of the data area */
+	uint8_t *zc_data;	/* device view of region->data */
+	gpu_aes_dev_key *d_keys, *h_keys;
+	uint32_t *key_gen;	/* generation uploaded, per slot */
+	uint8_t *key_valid;
+	cudaStream_t key_stream;
+	uint32_t max_segs, max_chunks;
+
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	slot slots[NR_SLOTS];
+	unsigned int head, tail;	/* ring of slots in submission order */
+	uint64_t inflight_bytes;
+	bool stop;
+	pthread_t completer;
+	bool completer_started;
+};
+
+} /* namespace */
+
+struct gpu_aes_backend {
+	const struct gpu_aes_region *region;
+	std::vector<worker *> workers;
+	const struct gpu_aes_backend_ops *cpu_ops;
+	struct gpu_aes_backend *cpu;
+	pthread_mutex_t cpu_lock;
+	uint64_t zc_max;	/* batches up to this many bytes: zero-copy */
+	uint64_t cpu_below;	/* lone batches under this go to the CPU */
+	bool registered;
+	struct gpu_aes_cuda_stats stats;
+	uint64_t submit_ns;	/* time submit() spent, summed */
+	uint64_t done_ns;	/* time the completion threads spent in done() */
+};
+
+namespace {
+
+#define CK(w, call) ck((w), (call), #call, __LINE__)
+
+bool ck(worker *w, cudaError_t e, const char *what, int line)
+{
+	if (e == cudaSuccess)
+		return true;
+	gpu_aes_log(LOG_ERR, "cuda: gpu %d: %s (line %d): %s", w ? w->dev : -1,
+		    what, line, cudaGetErrorString(e));
+	if (w)
+		w->dead = true;
+	return false;
+}
+
+uint64_t env_u64(const char *name, uint64_t def)
+{
+	const char *v = getenv(name);
+	char *end;
+	unsigned long long x;
+
+	if (!v || !*v)
+		return def;
+	x = strtoull(v, &end, 0);
+	return *end ? def : (uint64_t)x;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void cpu_run(gpu_aes_backend *be, struct gpu_aes_batch *b)
+{
+	__atomic_add_fetch(&be->stats.cpu_batches, 1, __ATOMIC_RELAXED);
+	/* The inline cpu backend finishes (and calls done) before return. */
+	pthread_mutex_lock(&be->cpu_lock);
+	be->cpu_ops->submit(be->cpu, b);
+	pthread_mutex_unlock(&be->cpu_lock);
+}
+
+/* Upload slot k's schedules if this worker has another generation. */
+int key_ensure(worker *w, const gpu_aes_region *r, uint16_t k, uint32_t gen)
+{
+	const gpu_aes_key *e = &r->keys[k];
+	uint8_t raw[32];
+	uint32_t len, g1, g2;
+	unsigned int nr;
+
+	if (w->key_valid[k] && w->key_gen[k] == gen)
+		return 1;
+	g1 = __atomic_load_n(&e->gen, __ATOMIC_ACQUIRE);
+	len = __atomic_load_n(&e->key_len, __ATOMIC_RELAXED);
+	if (len != 16 && len != 24 && len != 32)
+		return -1;
+	memcpy(raw, e->key, len);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	g2 = __atomic_load_n(&e->gen, __ATOMIC_RELAXED);
+	if (g1 != gen || g2 != gen) {
+		memset(raw, 0, sizeof(raw));
+		return -1;	/* rewritten since the request was made */
+	}
+	/*
+	 * A replaced key may still be in use by batches in flight on other
+	 * streams: let them finish before overwriting its device copy.
+	 */
+	if (w->key_valid[k] &&
+	    !CK(w, cudaDeviceSynchronize()))
+		return -2;
+	int rc = gpu_aes_dev_expand_key(raw, len, &w->h_keys[k], &nr);
+	memset(raw, 0, sizeof(raw));
+	__asm__ volatile("" : : "r"(raw) : "memory");
+	if (rc)
+		return -1;
+	if (!CK(w, cudaMemcpyAsync(&w->d_keys[k], &w->h_keys[k],
+				   sizeof(gpu_aes_dev_key),
+				   cudaMemcpyHostToDevice, w->key_stream)) ||
+	    !CK(w, cudaStreamSynchronize(w->key_stream)))
+		return -2;
+	w->key_gen[k] = gen;
+	w->key_valid[k] = 1;
+	return 1;
+}
+
+/* Index of the worker with the fewest bytes in flight, -1 if none lives. */
+int pick_worker(gpu_aes_backend *be)
+{
+	int best = -1;
+	uint64_t least = ~0ULL;
+
+	for (size_t i = 0; i < be->workers.size(); i++) {
+		worker *w = be->workers[i];
+		uint64_t b = __atomic_load_n(&w->inflight_bytes,
+					     __ATOMIC_RELAXED);
+
+		if (__atomic_load_n(&w->dead, __ATOMIC_RELAXED))
+			continue;
+		if (b < least) {
+			least = b;
+			best = (int)i;
+		}
+	}
+	return best;
+}
+
+void finish(worker *w, slot *s)
+{
+	struct gpu_aes_batch *b = s->batch;
+	int32_t st = s->failed ? GPU_AES_STATUS_EIO : GPU_AES_STATUS_OK;
+
+	for (uint32_t i = 0; i < b->nr; i++)
+		b->segs[i].status = st;
+	if (s->failed)
+		__atomic_add_fetch(&w->be->stats.eio_batches, 1,
+				   __ATOMIC_RELAXED);
+	b->done(b);
+}
+
+void *completer(void *arg)
+{
+	worker *w = (worker *)arg;
+
+	cudaSetDevice(w->dev);
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (w->head == w->tail && !w->stop)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (w->head == w->tail)
+			break;
+		slot *s = &w->slots[w->head % NR_SLOTS];
+
+		pthread_mutex_unlock(&w->lock);
+		if (!s->failed && !CK(w, cudaEventSynchronize(s->done_ev)))
+			s->failed = true;
+		/*
+		 * A failed batch may still have copies queued: let them end
+		 * (or the context die) before its data space is handed back.
+		 */
+		if (s->failed) {
+			cudaStreamSynchronize(s->stream);
+			cudaStreamSynchronize(s->stream2);
+		}
+		struct gpu_aes_batch *b = s->batch;
+		bool to_cpu = s->failed && !s->wrote;
+
+		if (to_cpu)
+			s->failed = false;
+		pthread_mutex_lock(&w->lock);
+		w->inflight_bytes -= s->bytes;
+		pthread_mutex_unlock(&w->lock);
+		uint64_t t0 = now_ns();
+		if (to_cpu)
+			cpu_run(w->be, b);
+		else
+			finish(w, s);
+		__atomic_add_fetch(&w->be->done_ns, now_ns() - t0,
+				   __ATOMIC_RELAXED);
+		pthread_mutex_lock(&w->lock);
+		s->batch = NULL;
+		w->head++;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+struct run {
+	uint64_t off, end;
+};
+
+/* Sorts the runs and merges those only an allocation's padding apart. */
+void merge_runs(std::vector<run> &runs)
+{
+	std::vector<run> m;
+
+	std::sort(runs.begin(), runs.end(),
+		  [](const run &a, const run &c) { return a.off < c.off; });
+	for (const run &x : runs) {
+		if (!m.empty() &&
+		    x.off <= (m.back().end + RUN_ALIGN - 1) / RUN_ALIGN * RUN_ALIGN)
+			m.back().end = std::max(m.back().end, x.end);
+		else
+			m.push_back(x);
+	}
+	runs.swap(m);
+}
+
+bool copy_runs(worker *w, const std::vector<run> &runs, uint8_t *host,
+	       bool to_dev, cudaStream_t st)
+{
+	for (const run &x : runs)
+		if (!CK(w, cudaMemcpyAsync(
+				    to_dev ? w->d_data + x.off : host + x.off,
+				    to_dev ? host + x.off : w->d_data + x.off,
+				    x.end - x.off,
+				    to_dev ? cudaMemcpyHostToDevice :
+					     cudaMemcpyDeviceToHost, st)))
+			return false;
+	return true;
+}
+
+/*
+ * A large copy-engine batch (segment tables already in s->h_segs): pieces
+ * of consecutive segments, alternately on the slot's two streams, each
+ * upload -> kernel -> copy-back; the slot's event joins both streams.
+ */
+bool enqueue_pieces(gpu_aes_backend *be, worker *w, slot *s,
+		    struct gpu_aes_batch *b)
+{
+	const gpu_aes_region *r = be->region;
+	uint32_t n = b->nr, max_ctas = (uint32_t)w->sms * w->shape.ctas_per_sm;
+	struct piece { uint32_t s0, s1; size_t c0, nch, nenc; };
+	std::vector<piece> pcs;
+	size_t nch = 0;
+
+	for (uint32_t i = 0; i < n;) {
+		piece p = { i, i, nch, 0, 0 };
+		uint64_t bytes = 0;
+
+		while (p.s1 < n && (bytes < PIECE || p.s1 == p.s0))
+			bytes += s->h_segs[p.s1++].len;
+		uint32_t chunk = gpu_aes_chunk_blocks(s->h_segs + p.s0,
+						      p.s1 - p.s0, max_ctas);
+		p.nch = gpu_aes_count_chunks(s->h_segs + p.s0, p.s1 - p.s0,
+					     chunk);
+		if (nch + p.nch > w->max_chunks)
+			return false;
+		p.nenc = gpu_aes_build_chunks(s->h_segs + p.s0, p.s1 - p.s0,
+					      chunk, s->h_chunks + nch);
+		nch += p.nch;
+		pcs.push_back(p);
+		i = p.s1;
+	}
+	if (!CK(w, cudaMemcpyAsync(s->d_segs, s->h_segs, n * sizeof(gpu_aes_kseg),
+				   cudaMemcpyHostToDevice, s->stream)) ||
+	    !CK(w, cudaMemcpyAsync(s->d_chunks, s->h_chunks,
+				   nch * sizeof(gpu_aes_kchunk),
+				   cudaMemcpyHostToDevice, s->stream)) ||
+	    !CK(w, cudaEventRecord(s->tab_ev, s->stream)) ||
+	    !CK(w, cudaStreamWaitEvent(s->stream2, s->tab_ev, 0)))
+		return false;
+	for (size_t k = 0; k < pcs.size(); k++) {
+		const piece &p = pcs[k];
+		cudaStream_t st = k % 2 ? s->stream2 : s->stream;
+		std::vector<run> runs;
+		gpu_aes_launch l;
+
+		for (uint32_t i = p.s0; i < p.s1; i++)
+			if (s->h_segs[i].len)
+				runs.push_back({ s->h_segs[i].off,
+						 s->h_segs[i].off + s->h_segs[i].len });
+		merge_runs(runs);
+		if (!copy_runs(w, runs, r->data, true, st)) {
+			if (!s->wrote)
+				return false;
+			s->failed = true;
+			return true;
+		}
+		memset(&l, 0, sizeof(l));
+		l.base = w->d_data;
+		l.segs = s->d_segs + p.s0;
+		l.chunks = s->d_chunks + p.c0;
+		l.keys = w->d_keys;
+		l.nchunks = (uint32_t)p.nch;
+		l.nenc = (uint32_t)p.nenc;
+		l.shape = w->shape;
+		l.max_ctas = max_ctas;
+		s->wrote = true;
+		if (gpu_aes_kernel_launch(&l, st)) {
+			CK(w, cudaGetLastError());
+			w->dead = true;
+			s->failed = true;
+			return true;
+		}
+		if (!copy_runs(w, runs, r->data, false, st)) {
+			s->failed = true;
+			return true;
+		}
+	}
+	if (!CK(w, cudaEventRecord(s->join_ev, s->stream2)) ||
+	    !CK(w, cudaStreamWaitEvent(s->stream, s->join_ev, 0)) ||
+	    !CK(w, cudaEventRecord(s->done_ev, s->stream)))
+		s->failed = true;
+	__atomic_add_fetch(&be->stats.copy_batches, 1, __ATOMIC_RELAXED);
+	return true;
+}
+
+/*
+ * Queues one batch on worker w, in slot s.  Returns false when nothing of
+ * it was queued that could write the region (the caller sends it to the
+ * CPU); errors after that point mark the slot failed (EIO).
+ */
+bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
+{
+	const gpu_aes_region *r = be->region;
+	std::vector<run> runs;
+	uint32_t n = b->nr;
+	bool zc = b->bytes <= be->zc_max;
+
+	if (n > w->max_segs)
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		const gpu_aes_segment *g = &b->segs[i];
+		gpu_aes_kseg *k = &s->h_segs[i];
+		uint32_t key_len;
+
+		if (key_ensure(w, r, g->key_slot, g->key_gen) < 0)
+			return false;
+		key_len = r->keys[g->key_slot].key_len;
+		k->off = g->data_off;
+		k->len = g->len;
+		k->key = g->key_slot;
+		k->rounds = (uint8_t)(key_len / 4 + 6);
+		k->op = g->alg == GPU_AES_ALG_CTR ? GPU_AES_KOP_CTR :
+			g->dir == GPU_AES_DIR_DECRYPT ? GPU_AES_KOP_ECB_DEC :
+							GPU_AES_KOP_ECB_ENC;
+		gpu_aes_ctr_load(g->iv, &k->ctr_hi, &k->ctr_lo);
+		if (!zc && g->len)
+			runs.push_back({ g->data_off, g->data_off + g->len });
+	}
+	if (!zc && b->bytes > 2 * (uint64_t)PIECE)
+		return enqueue_pieces(be, w, s, b);
+	/*
+	 * Small batches: the 64 KiB table variant, one block per thread:
+	 * filling 128 KiB of tables would cost more than the AES itself.
+	 */
+	gpu_aes_shape shape = w->shape;
+	if (b->bytes < SMALL_BATCH)
+		shape = { 0, 256, 1, 2 };
+	uint32_t max_ctas = (uint32_t)w->sms * shape.ctas_per_sm;
+	uint32_t chunk = gpu_aes_chunk_blocks(s->h_segs, n, max_ctas);
+	size_t nch = gpu_aes_count_chunks(s->h_segs, n, chunk);
+	if (nch > w->max_chunks)
+		return false;
+	size_t nenc = gpu_aes_build_chunks(s->h_segs, n, chunk, s->h_chunks);
+	bool inl = n <= GPU_AES_INLINE_MAX && nch <= GPU_AES_INLINE_MAX;
+	gpu_aes_launch l;
+
+	memset(&l, 0, sizeof(l));
+	if (inl) {
+		memcpy(l.inl.segs, s->h_segs, n * sizeof(gpu_aes_kseg));
+		memcpy(l.inl.chunks, s->h_chunks, nch * sizeof(gpu_aes_kchunk));
+	} else if (!CK(w, cudaMemcpyAsync(s->d_segs, s->h_segs,
+					  n * sizeof(gpu_aes_kseg),
+					  cudaMemcpyHostToDevice, s->stream)) ||
+		   !CK(w, cudaMemcpyAsync(s->d_chunks, s->h_chunks,
+					  nch * sizeof(gpu_aes_kchunk),
+					  cudaMemcpyHostToDevice, s->stream))) {
+		return false;
+	}
+	if (!zc) {
+		merge_runs(runs);
+		if (!copy_runs(w, runs, r->data, true, s->stream))
+			return false;
+	}
+	l.base = zc ? w->zc_data : w->d_data;
+	l.segs = inl ? nullptr : s->d_segs;
+	l.chunks = inl ? nullptr : s->d_chunks;
+	l.keys = w->d_keys;
+	l.nchunks = (uint32_t)nch;
+	l.nenc = (uint32_t)nenc;
+	l.shape = shape;
+	l.max_ctas = max_ctas;
+	/* From here on the region may be written: failures are EIO. */
+	s->wrote = true;
+	if (gpu_aes_kernel_launch(&l, s->stream)) {
+		CK(w, cudaGetLastError());
+		w->dead = true;
+		s->failed = true;
+		return true;
+	}
+	if (!zc && !copy_runs(w, runs, r->data, false, s->stream)) {
+		s->failed = true;
+		return true;
+	}
+	if (!CK(w, cudaEventRecord(s->done_ev, s->stream)))
+		s->failed = true;
+	__atomic_add_fetch(zc ? &be->stats.zc_batches : &be->stats.copy_batches,
+			   1, __ATOMIC_RELAXED);
+	return true;
+}
+
+std::string cache_path(const cudaDeviceProp &p)
+{
+	const char *home = getenv("HOME");
+	std::string dir = std::string(home && *home ? home : "/tmp") +
+			  "/.cache/gpu-aes";
+	int drv = 0;
+	char name[512];
+
+	cudaDriverGetVersion(&drv);
+	snprintf(name, sizeof(name), "%s-drv%d-%s-%s", p.name, drv,
+		 GPU_AES_VERSION, __DATE__ " " __TIME__);
+	for (char *c = name; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || *c == '.' || *c == '-'))
+			*c = '_';
+	return dir + "/tune-" + name;
+}
+
+/* Time AES-128-CTR over 64 MiB in each shape; keep the fastest. */
+bool tune(worker *w, gpu_aes_shape *best)
+{
+	const size_t n = 64U << 20;
+	uint8_t *buf = nullptr;
+	gpu_aes_kseg sg = {};
+	gpu_aes_dev_key key;
+	gpu_aes_kseg *d_seg = nullptr;
+	gpu_aes_kchunk *d_ch = nullptr;
+	gpu_aes_dev_key *d_key = nullptr;
+	cudaEvent_t a = nullptr, b = nullptr;
+	float best_ms = 1e30f;
+	unsigned int nr;
+	uint8_t raw[16];
+	bool ok = false;
+
+	for (int i = 0; i < 16; i++)
+		raw[i] = (uint8_t)(i * 29 + 3);
+	gpu_aes_dev_expand_key(raw, 16, &key, &nr);
+	sg.len = (uint32_t)n;
+	sg.rounds = 10;
+	sg.op = GPU_AES_KOP_CTR;
+	size_t nch = gpu_aes_count_chunks(&sg, 1, GPU_AES_CHUNK_BLOCKS);
+	std::vector<gpu_aes_kchunk> ch(nch);
+	gpu_aes_build_chunks(&sg, 1, GPU_AES_CHUNK_BLOCKS, ch.data());
+	if (!CK(w, cudaMalloc(&buf, n)) || !CK(w, cudaMalloc(&d_seg, sizeof(sg))) ||
+	    !CK(w, cudaMalloc(&d_ch, nch * sizeof(ch[0]))) ||
+	    !CK(w, cudaMalloc(&d_key, sizeof(key))) ||
+	    !CK(w, cudaMemset(buf, 0x5a, n)) ||
+	    !CK(w, cudaMemcpy(d_seg, &sg, sizeof(sg), cudaMemcpyHostToDevice)) ||
+	    !CK(w, cudaMemcpy(d_ch, ch.data(), nch * sizeof(ch[0]),
+			      cudaMemcpyHostToDevice)) ||
+	    !CK(w, cudaMemcpy(d_key, &key, sizeof(key), cudaMemcpyHostToDevice)) ||
+	    !CK(w, cudaEventCreate(&a)) || !CK(w, cudaEventCreate(&b)))
+		goto out;
+	for (unsigned int v = 0; v < GPU_AES_NR_VARIANTS; v++)
+	for (unsigned int bpt = 1; bpt <= 4; bpt *= 2)
+	for (unsigned int t = 128; t <= 512; t *= 2)
+	for (unsigned int c = 1; c <= 4; c *= 2) {
+		gpu_aes_launch l;
+		float ms;
+
+		memset(&l, 0, sizeof(l));
+		l.base = buf;
+		l.segs = d_seg;
+		l.chunks = d_ch;
+		l.keys = d_key;
+		l.nchunks = (uint32_t)nch;
+		l.nenc = (uint32_t)nch;
+		l.max_ctas = (uint32_t)w->sms * c;
+		l.shape = { v, t, bpt, c };
+
+		if (gpu_aes_kernel_launch(&l, 0) || !CK(w, cudaEventRecord(a)))
+			goto out;
+		for (int i = 0; i < 3; i++)
+			if (gpu_aes_kernel_launch(&l, 0))
+				goto out;
+		if (!CK(w, cudaEventRecord(b)) || !CK(w, cudaEventSynchronize(b)) ||
+		    !CK(w, cudaEventElapsedTime(&ms, a, b)))
+			goto out;
+		if (ms < best_ms) {
+			best_ms = ms;
+			*best = l.shape;
+		}
+	}
+	ok = true;
+	gpu_aes_log(LOG_INFO, "cuda: gpu %d tuned: variant %u threads %u bpt %u ctas/sm %u, %.0f GB/s",
+		    w->dev, best->variant, best->threads, best->bpt,
+		    best->ctas_per_sm, 3.0 * n / (best_ms / 1e3) / 1e9);
+out:
+	if (d_key)
+		cudaMemset(d_key, 0, sizeof(key));
+	memset(&key, 0, sizeof(key));
+	cudaFree(buf);
+	cudaFree(d_seg);
+	cudaFree(d_ch);
+	cudaFree(d_key);
+	if (a)
+		cudaEventDestroy(a);
+	if (b)
+		cudaEventDestroy(b);
+	return ok;
+}
+
+void load_shape(worker *w, const cudaDeviceProp &p)
+{
+	std::string path = cache_path(p);
+	char line[128];
+	FILE *f;
+
+	if (getenv("GPU_AES_CUDA_SHAPE") &&
+	    gpu_aes_shape_parse(getenv("GPU_AES_CUDA_SHAPE"), &w->shape) == 0)
+		return;
+	f = fopen(path.c_str(), "r");
+	if (f) {
+		bool ok = fgets(line, sizeof(line), f) &&
+			  gpu_aes_shape_parse(line, &w->shape) == 0;
+
+		fclose(f);
+		if (ok)
+			return;
+	}
+	w->shape = { 0, 256, 2, 2 };
+	if (!tune(w, &w->shape))
+		return;
+	std::string dir = path.substr(0, path.rfind('/'));
+	std::string parent = dir.substr(0, dir.rfind('/'));
+	mkdir(parent.c_str(), 0700);
+	mkdir(dir.c_str(), 0700);
+	f = fopen(path.c_str(), "w");
+	if (f) {
+		if (gpu_aes_shape_format(&w->shape, line, sizeof(line)) == 0)
+			fputs(line, f);
+		fclose(f);
+	}
+}
+
+void worker_free(worker *w)
+{
+	if (!w)
+		return;
+	cudaSetDevice(w->dev);
+	if (w->completer_started) {
+		pthread_mutex_lock(&w->lock);
+		w->stop = true;
+		pthread_cond_broadcast(&w->cond);
+		pthread_mutex_unlock(&w->lock);
+		pthread_join(w->completer, NULL);
+	}
+	/* Key copies: wiped on the device and in pinned host memory. */
+	if (w->d_keys) {
+		cudaMemset(w->d_keys, 0, w->be->region->nr_keys *
+					 sizeof(gpu_aes_dev_key));
+		cudaDeviceSynchronize();
+		cudaFree(w->d_keys);
+	}
+	if (w->h_keys) {
+		volatile uint8_t *p = (volatile uint8_t *)w->h_keys;
+
+		for (size_t i = 0; i < w->be->region->nr_keys *
+					   sizeof(gpu_aes_dev_key); i++)
+			p[i] = 0;
+		cudaFreeHost(w->h_keys);
+	}
+	for (slot &s : w->slots) {
+		cudaFreeHost(s.h_segs);
+		cudaFreeHost(s.h_chunks);
+		cudaFree(s.d_segs);
+		cudaFree(s.d_chunks);
+		if (s.stream)
+			cudaStreamDestroy(s.stream);
+		if (s.stream2)
+			cudaStreamDestroy(s.stream2);
+		if (s.done_ev)
+			cudaEventDestroy(s.done_ev);
+		if (s.tab_ev)
+			cudaEventDestroy(s.tab_ev);
+		if (s.join_ev)
+			cudaEventDestroy(s.join_ev);
+	}
+	if (w->key_stream)
+		cudaStreamDestroy(w->key_stream);
+	cudaFree(w->d_data);
+	free(w->key_gen);
+	free(w->key_valid);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	delete w;
+}
+
+worker *worker_new(gpu_aes_backend *be, int dev)
+{
+	const gpu_aes_region *r = be->region;
+	worker *w = new worker();
+	cudaDeviceProp p;
+
+	w->be = be;
+	w->dev = dev;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	w->max_segs = r->nr_entries;
+	/* Worst case: every chunk the minimum size, one partial per segment. */
+	w->max_chunks = (uint32_t)(r->data_size / 16 / GPU_AES_CHUNK_MIN) +
+			r->nr_entries;
+	w->key_gen = (uint32_t *)calloc(r->nr_keys, sizeof(uint32_t));
+	w->key_valid = (uint8_t *)calloc(r->nr_keys, 1);
+	if (!w->key_gen || !w->key_valid ||
+	    !CK(w, cudaSetDevice(dev)) ||
+	    !CK(w, cudaGetDeviceProperties(&p, dev)) ||
+	    gpu_aes_kernel_init() ||
+	    !CK(w, cudaMalloc(&w->d_data, r->data_size)) ||
+	    !CK(w, cudaHostGetDevicePointer((void **)&w->zc_data, r->data, 0)) ||
+	    !CK(w, cudaMalloc(&w->d_keys, r->nr_keys * sizeof(gpu_aes_dev_key))) ||
+	    !CK(w, cudaMemset(w->d_keys, 0, r->nr_keys * sizeof(gpu_aes_dev_key))) ||
+	    !CK(w, cudaMallocHost(&w->h_keys, r->nr_keys * sizeof(gpu_aes_dev_key))) ||
+	    !CK(w, cudaStreamCreateWithFlags(&w->key_stream, cudaStreamNonBlocking)))
+		goto fail;
+	w->sms = p.multiProcessorCount;
+	for (slot &s : w->slots)
+		if (!CK(w, cudaStreamCreateWithFlags(&s.stream,
+						     cudaStreamNonBlocking)) ||
+		    !CK(w, cudaStreamCreateWithFlags(&s.stream2,
+						     cudaStreamNonBlocking)) ||
+		    !CK(w, cudaEventCreateWithFlags(&s.tab_ev,
+						    cudaEventDisableTiming)) ||
+		    !CK(w, cudaEventCreateWithFlags(&s.join_ev,
+						    cudaEventDisableTiming)) ||
+		    !CK(w, cudaEventCreateWithFlags(&s.done_ev,
+						    cudaEventDisableTiming)) ||
+		    !CK(w, cudaMallocHost(&s.h_segs, w->max_segs * sizeof(gpu_aes_kseg))) ||
+		    !CK(w, cudaMallocHost(&s.h_chunks, w->max_chunks * sizeof(gpu_aes_kchunk))) ||
+		    !CK(w, cudaMalloc(&s.d_segs, w->max_segs * sizeof(gpu_aes_kseg))) ||
+		    !CK(w, cudaMalloc(&s.d_chunks, w->max_chunks * sizeof(gpu_aes_kchunk))))
+			goto fail;
+	load_shape(w, p);
+	if (w->dead)
+		goto fail;
+	if (pthread_create(&w->completer, NULL, completer, w))
+		goto fail;
+	w->completer_started = true;
+	gpu_aes_log(LOG_INFO, "cuda: gpu %d %s, %d SMs, variant %u threads %u bpt %u ctas/sm %u",
+		    dev, p.name, w->sms, w->shape.variant, w->shape.threads,
+		    w->shape.bpt, w->shape.ctas_per_sm);
+	return w;
+fail:
+	worker_free(w);
+	return nullptr;
+}
+
+int cuda_probe(void)
+{
+	int n = 0;
+
+	if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1)
+		return -ENODEV;
+	return 0;
+}
+
+void cuda_close(struct gpu_aes_backend *be);
+
+int cuda_open(const struct gpu_aes_backend_config *cfg,
+	      const struct gpu_aes_region *region,
+	      struct gpu_aes_backend **out)
+{
+	gpu_aes_backend *be = new gpu_aes_backend();
+	struct gpu_aes_backend_config cpu_cfg = {};
+	int devs[64], nsel, ndev = 0;
+
+	be->region = region;
+	pthread_mutex_init(&be->cpu_lock, NULL);
+	be->zc_max = env_u64("GPU_AES_CUDA_ZC_MAX", 256U << 10);
+	be->cpu_below = env_u64("GPU_AES_CUDA_CPU_BELOW", 0);
+	be->cpu_ops = &gpu_aes_backend_cpu;
+	if (be->cpu_ops->open(&cpu_cfg, region, &be->cpu)) {
+		be->cpu = nullptr;
+		goto fail;
+	}
+	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 1)
+		goto fail;
+	nsel = gpu_aes_parse_gpus(cfg ? cfg->gpus : NULL, ndev, devs, 64);
+	if (nsel < 1)
+		goto fail;
+	if (!ck(nullptr, cudaHostRegister(region->base, region->size,
+					  cudaHostRegisterMapped |
+					  cudaHostRegisterPortable),
+		"cudaHostRegister", __LINE__))
+		goto fail;
+	be->registered = true;
+	for (int i = 0; i < nsel; i++) {
+		worker *w = worker_new(be, devs[i]);
+
+		if (w)
+			be->workers.push_back(w);
+	}
+	if (be->workers.empty())
+		goto fail;
+	*out = be;
+	return 0;
+fail:
+	cuda_close(be);
+	return -ENODEV;
+}
+
+void submit_one(struct gpu_aes_backend *be, struct gpu_aes_batch *b);
+
+/* The core calls this on its only thread: its cost bounds requests/s. */
+void cuda_submit(struct gpu_aes_backend *be, struct gpu_aes_batch *b)
+{
+	uint64_t t0 = now_ns();
+
+	submit_one(be, b);
+	__atomic_add_fetch(&be->submit_ns, now_ns() - t0, __ATOMIC_RELAXED);
+}
+
+void submit_one(struct gpu_aes_backend *be, struct gpu_aes_batch *b)
+{
+	int i;
+
+	if (b->nr == 0 || (be->cpu_below && b->bytes < be->cpu_below) ||
+	    (i = pick_worker(be)) < 0) {
+		cpu_run(be, b);
+		return;
+	}
+	worker *w = be->workers[i];
+
+	pthread_mutex_lock(&w->lock);
+	while (w->tail - w->head >= NR_SLOTS)
+		pthread_cond_wait(&w->cond, &w->lock);
+	slot *s = &w->slots[w->tail % NR_SLOTS];
+	s->batch = b;
+	s->bytes = b->bytes;
+	s->wrote = false;
+	s->failed = false;
+	cudaSetDevice(w->dev);
+	if (w->dead || !enqueue(be, w, s, b)) {
+		if (!s->wrote) {
+			pthread_mutex_unlock(&w->lock);
+			cpu_run(be, b);
+			return;
+		}
+		s->failed = true;
+	}
+	w->inflight_bytes += s->bytes;
+	w->tail++;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+void cuda_drain(struct gpu_aes_backend *be)
+{
+	for (worker *w : be->workers) {
+		pthread_mutex_lock(&w->lock);
+		while (w->head != w->tail)
+			pthread_cond_wait(&w->cond, &w->lock);
+		pthread_mutex_unlock(&w->lock);
+	}
+}
+
+void cuda_close(struct gpu_aes_backend *be)
+{
+	if (!be)
+		return;
+	cuda_drain(be);
+	uint64_t nb = be->stats.zc_batches + be->stats.copy_batches +
+		      be->stats.cpu_batches;
+	if (!be->workers.empty() && nb)
+		gpu_aes_log(LOG_INFO, "cuda: batches: %llu zero-copy, %llu copy engines, %llu cpu, %llu failed (EIO); per batch: submit %.1f us, completion %.1f us",
+			    (unsigned long long)be->stats.zc_batches,
+			    (unsigned long long)be->stats.copy_batches,
+			    (unsigned long long)be->stats.cpu_batches,
+			    (unsigned long long)be->stats.eio_batches,
+			    be->submit_ns / 1e3 / nb, be->done_ns / 1e3 / nb);
+	for (worker *w : be->workers)
+		worker_free(w);
+	be->workers.clear();
+	if (be->registered)
+		cudaHostUnregister(be->region->base);
+	if (be->cpu)
+		be->cpu_ops->close(be->cpu);
+	pthread_mutex_destroy(&be->cpu_lock);
+	delete be;
+}
+
+} /* namespace */
+
+extern "C" const struct gpu_aes_backend_ops gpu_aes_backend_cuda = {
+	"cuda", cuda_probe, cuda_open, cuda_submit, cuda_drain, cuda_close,
+	nullptr,	/* idle (backend.h): not implemented yet */
+};

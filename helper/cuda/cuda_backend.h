@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cuda_backend.h - the cuda backend's knobs and host helpers beyond
+ * backend.h.  Tuning knobs are environment variables:
+ *   GPU_AES_CUDA_ZC_MAX     batches up to this many bytes run zero-copy
+ *                           (default 262144); larger ones use the copy
+ *                           engines
+ *   GPU_AES_CUDA_CPU_BELOW  batches under this many bytes go to the cpu
+ *                           backend (SSLShader's policy; default 0: off)
+ *   GPU_AES_CUDA_SHAPE      "variant threads bpt ctas_per_sm": skip tuning
+ */
+#ifndef GPU_AES_CUDA_BACKEND_H
+#define GPU_AES_CUDA_BACKEND_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Batch counters, logged when the backend closes. */
+struct gpu_aes_cuda_stats {
+	uint64_t zc_batches;	/* run zero-copy */
+	uint64_t copy_batches;	/* run through the copy engines */
+	uint64_t cpu_batches;	/* sent to the cpu backend */
+	uint64_t eio_batches;	/* completed with GPU_AES_STATUS_EIO */
+};
+
+/*
+ * "0,2": those device ids, each once, each < ndev; NULL or "" or "all":
+ * 0..ndev-1.  Fills out (room for max) and returns the count, or -1.
+ */
+int gpu_aes_parse_gpus(const char *spec, int ndev, int *out, int max);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPU_AES_CUDA_BACKEND_H */
