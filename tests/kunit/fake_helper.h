@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gpu-aes-helper played in-kernel for the KUnit suites.
+ *
+ * It owns a vmalloc()ed region laid out by gpu_aes_layout(), attaches it to
+ * a ring with gpu_aes_ring_attach() and then does what the real helper does
+ * over the same ABI: read sqes between sq_head and sq_tail, transform the
+ * data in place with the kernel's AES library (aes_ref.c), write cqes,
+ * publish cq_tail and reap (the GPU_AES_IOC_COMPLETE call).
+ *
+ * Two ways to drive it:
+ *  - automatic: the ring's kick hook queues a work item whenever the driver
+ *    would wake the real helper (only while NEED_WAKEUP is set, so the
+ *    io_uring-style handshake is exercised too); the work drains the SQ.
+ *  - manual: the test fetches, computes, posts arbitrary (even hostile)
+ *    cqes and reaps itself, one step at a time.
+ *
+ * The fake checks every sqe the kernel writes (tag, bounds, key slot and
+ * generation, key schedule bytes) and counts violations in sqe_errors,
+ * which every suite asserts is zero.
+ */
+#ifndef GPU_AES_KUNIT_FAKE_HELPER_H
+#define GPU_AES_KUNIT_FAKE_HELPER_H
+
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include "gpu_aes.h"
+
+struct gpu_aes_ring;
+
+struct fake_helper {
+	struct gpu_aes_ring *ring;
+	void *region;
+	struct gpu_aes_setup setup;
+	struct gpu_aes_layout layout;
+	struct gpu_aes_region_hdr *hdr;
+	struct gpu_aes_sqe *sq;
+	struct gpu_aes_cqe *cq;
+	struct gpu_aes_key *keys;
+	u8 *data;
+	u32 sq_head;		/* helper's private copies of its indices */
+	u32 cq_tail;
+	bool automatic;
+	struct workqueue_struct *wq;
+	struct work_struct work;
+	/* what the fake saw; read by the tests */
+	atomic_t sqes;		/* sqes consumed */
+	atomic_t sqe_errors;	/* sqes the kernel should never have written */
+	atomic_t reaps;		/* gpu_aes_ring_reap() calls */
+	atomic_t kicks;		/* wake-ups the kernel sent */
+};
+
+/* Sizes the suites use unless they need a particular shape. */
+#define FAKE_HELPER_ENTRIES	16U
+#define FAKE_HELPER_KEYS	16U
+#define FAKE_HELPER_DATA	GPU_AES_MIN_DATA
+
+int fake_helper_attach(struct fake_helper *h, struct gpu_aes_ring *ring,
+		       u32 nr_entries, u32 nr_keys, u64 data_size,
+		       bool automatic);
+void fake_helper_detach(struct fake_helper *h);
+
+/* Copy up to @max sqes from sq_head on into @out, advance sq_head. */
+unsigned int fake_helper_fetch(struct fake_helper *h, struct gpu_aes_sqe *out,
+			       unsigned int max);
+/* Check @sqe and transform its data in place; 0 or GPU_AES_STATUS_EINVAL. */
+int fake_helper_compute(struct fake_helper *h, const struct gpu_aes_sqe *sqe);
+/* Write one cqe at cq_tail (not published). */
+void fake_helper_post(struct fake_helper *h, u32 tag, u32 seq, s32 status);
+/* Publish cq_tail as it stands, or as @tail (hostile tails). */
+void fake_helper_publish(struct fake_helper *h);
+void fake_helper_publish_tail(struct fake_helper *h, u32 tail);
+/* gpu_aes_ring_reap(), counted. */
+int fake_helper_reap(struct fake_helper *h);
+/* Fetch, compute, post, publish and reap everything pending; sqes done. */
+unsigned int fake_helper_run(struct fake_helper *h);
+/* Number of sqes the kernel has published and the fake not consumed. */
+unsigned int fake_helper_pending(struct fake_helper *h);
+/* Automatic mode on or off (off: the kick hook does nothing). */
+void fake_helper_set_automatic(struct fake_helper *h, bool on);
+
+#endif /* GPU_AES_KUNIT_FAKE_HELPER_H */

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The helper is untrusted.  Completions with unknown tags, tags of free
+ * slots, stale or future seqs, duplicates and undefined
+ * statuses are each rejected and counted and complete nothing; an
+ * impossible cq_tail rejects the batch; error statuses make the kernel
+ * recompute on the CPU; garbage in the kernel-written parts of the region
+ * is never read back.  Under KASAN (vmalloc region, kvcalloc tag table) any
+ * access outside our slots is a report, which scripts/kunit fails on.
+ */
+#include <kunit/test.h>
+#include <linux/limits.h>
+
+#include "fake_helper.h"
+#include "ring.h"
+#include "test_util.h"
+
+#define NR	FAKE_HELPER_ENTRIES
+
+struct gt_bad_cqe {
+	u32 tag;
+	u32 seq;
+	s32 status;
+};
+
+/* Tags 0 and 1 are in flight with seq 1; tag 5 is free with seq 0. */
+static const struct gt_bad_cqe gt_bad_cqes[] = {
+	{ NR, 1, 0 },			/* out of range */
+	{ NR + 1, 0, 0 },
+	{ U32_MAX, 1, 0 },
+	{ 0x80000000, 1, 0 },
+	{ 5, 0, 0 },			/* free slot, matching seq */
+	{ 5, 1, 0 },			/* free slot */
+	{ 0, 0, 0 },			/* stale seq */
+	{ 0, 2, 0 },			/* future seq */
+	{ 1, U32_MAX, 0 },
+	{ 0, 1, 1 },			/* undefined statuses */
+	{ 0, 1, -1 },
+	{ 1, 1, -11 },			/* -EAGAIN is not in the ABI */
+	{ 1, 1, S32_MIN },
+	{ 1, 1, S32_MAX },
+};
+
+static void gpu_aes_hostile_rejected_one_by_one(struct kunit *test)
+{
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	struct gpu_aes_sqe sqe[2];
+	struct gt_req *r[2];
+	struct gt_stats s;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		r[i] = gt_req_new(test, t, 2048, 0);
+		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false), -EINPROGRESS);
+	}
+	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, 2), 2);
+	for (i = 0; i < 2; i++)
+		KUNIT_ASSERT_EQ(test, fake_helper_compute(h, &sqe[i]), 0);
+
+	gt_stats_snap(&s);
+	for (i = 0; i < ARRAY_SIZE(gt_bad_cqes); i++) {
+		fake_helper_post(h, gt_bad_cqes[i].tag, gt_bad_cqes[i].seq,
+				 gt_bad_cqes[i].status);
+		fake_helper_publish(h);
+		KUNIT_EXPECT_EQ_MSG(test, fake_helper_reap(h), 0, "cqe %u", i);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    gt_stats_delta(&s, GPU_AES_STAT_REJECTED_COMPLETIONS),
+				    i + 1, "cqe %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, gt_req_events(r[0]), 0);
+	KUNIT_EXPECT_EQ(test, gt_req_events(r[1]), 0);
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring.in_flight, 2);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_HELPER_ERRORS), 0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
+
+	/* The real ones, with a duplicate inside the same batch. */
+	fake_helper_post(h, 0, 1, 0);
+	fake_helper_post(h, 0, 1, 0);
+	fake_helper_post(h, 1, 1, 0);
+	fake_helper_publish(h);
+	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 2);
+	gt_req_expect_done(test, r[0]);
+	gt_req_expect_done(test, r[1]);
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_REJECTED_COMPLETIONS),
+			ARRAY_SIZE(gt_bad_cqes) + 1);
+
+	/* And again, after the tags were freed. */
+	fake_helper_post(h, 0, 1, 0);
+	fake_helper_post(h, 1, 1, 0);
+	fake_helper_publish(h);
+	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 0);
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_REJECTED_COMPLETIONS),
+			ARRAY_SIZE(gt_bad_cqes) + 3);
+	KUNIT_EXPECT_EQ(test, gt_req_events(r[0]), 1);
+	KUNIT_EXPECT_EQ(test, gt_req_events(r[1]), 1);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_LATE_COMPLETIONS),
+			0);
+	KUNIT_EXPECT_EQ(test, h->hdr->cq_head, h->cq_tail);
+}
+
+/* A cq_tail more than a ring ahead: the batch is refused, nothing moves. */
+static void gpu_aes_hostile_cq_tail(struct kunit *test)
+{
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	static const u32 bad_tails[] = { NR + 1, 2 * NR, U32_MAX / 2 };
+	struct gt_req *r;
+	struct gpu_aes_sqe sqe;
+	struct gt_stats s;
+	unsigned int i;
+
+	r = gt_req_new(test, t, 1111, 0);
+	KUNIT_ASSERT_EQ(test, gt_req_start(r, false), -EINPROGRESS);
+	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, &sqe, 1), 1);
+	fake_helper_post(h, sqe.tag, sqe.seq, fake_helper_compute(h, &sqe));
+
+	gt_stats_snap(&s);
+	for (i = 0; i < ARRAY_SIZE(bad_tails); i++) {
+		fake_helper_publish_tail(h, bad_tails[i]);
+		KUNIT_EXPECT_EQ(test, fake_helper_reap(h), -EINVAL);
+		KUNIT_EXPECT_EQ(test, gpu_aes_ring.cq_head, 0);
+	}
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_REJECTED_COMPLETIONS),
+			ARRAY_SIZE(bad_tails));
+	KUNIT_EXPECT_EQ(test, gt_req_events(r), 0);
+	fake_helper_publish(h);
+	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 1);
+	gt_req_expect_done(test, r);
+}
+
+/* EIO and EINVAL (and garbage bytes with them): recomputed on the CPU. */
+static void gpu_aes_hostile_error_status(struct kunit *test)
+{
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_tfm *t = gt_tfm_new(test, false, 32);
+	struct gpu_aes_sqe sqe[2];
+	struct gt_req *r[2];
+	struct gt_stats s;
+	unsigned int i;
+
+	gt_stats_snap(&s);
+	for (i = 0; i < 2; i++) {
+		r[i] = gt_req_new(test, t, 4096, 0);
+		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], i), -EINPROGRESS);
+	}
+	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, 2), 2);
+	memset(h->data + sqe[0].data_off, 0xee, sqe[0].len);
+	fake_helper_post(h, sqe[0].tag, sqe[0].seq, GPU_AES_STATUS_EIO);
+	fake_helper_post(h, sqe[1].tag, sqe[1].seq, GPU_AES_STATUS_EINVAL);
+	fake_helper_publish(h);
+	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 2);
+	gt_req_expect_done(test, r[0]);
+	gt_req_expect_done(test, r[1]);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_HELPER_ERRORS), 2);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 2);
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_REJECTED_COMPLETIONS),
+			0);
+}
+
+/*
+ * The helper overwrites everything the kernel wrote (header constants and
+ * indices, SQ entries): the kernel keeps private copies and never reads
+ * them back, so the next requests still go right.
+ */
+static void gpu_aes_hostile_scribbled_region(struct kunit *test)
+{
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_tfm *t = gt_tfm_new(test, true, 24);
+	struct gpu_aes_region_hdr *hdr = h->hdr;
+	struct gt_req *r[3];
+	unsigned int round, i;
+
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < 3; i++) {
+			r[i] = gt_req_new(test, t, 1000 + 500 * i, 0);
+			KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false),
+					-EINPROGRESS);
+		}
+		gt_helper_complete_all(test, h, 3);
+		for (i = 0; i < 3; i++)
+			gt_req_expect_done(test, r[i]);
+
+		hdr->magic = U32_MAX;
+		hdr->nr_entries = U32_MAX;
+		hdr->nr_keys = U32_MAX;
+		hdr->region_size = U64_MAX;
+		hdr->sq_off = U64_MAX;
+		hdr->cq_off = U64_MAX;
+		hdr->keys_off = U64_MAX;
+		hdr->data_off = U64_MAX;
+		hdr->data_size = U64_MAX;
+		hdr->cq_head = U32_MAX / 3;
+		memset(h->sq, 0xff, NR * sizeof(*h->sq));
+	}
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring.nr_entries, NR);
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring.data_size, FAKE_HELPER_DATA);
+}
+
+static struct kunit_case gpu_aes_hostile_cases[] = {
+	KUNIT_CASE(gpu_aes_hostile_rejected_one_by_one),
+	KUNIT_CASE(gpu_aes_hostile_cq_tail),
+	KUNIT_CASE(gpu_aes_hostile_error_status),
+	KUNIT_CASE(gpu_aes_hostile_scribbled_region),
+	{}
+};
+
+static struct kunit_suite gpu_aes_hostile_suite = {
+	.name = "gpu_aes_hostile",
+	.test_cases = gpu_aes_hostile_cases,
+};
+
+kunit_test_suite(gpu_aes_hostile_suite);

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * GPU_AES_IOC_SETUP's checks (gpu_aes_setup_check(), gpu_aes_ring_attach()):
+ * every field the helper passes is validated, a second helper is refused
+ * without disturbing the first, and the header the kernel writes is the
+ * layout both sides compute.
+ */
+#include <kunit/test.h>
+#include <linux/sizes.h>
+#include <linux/vmalloc.h>
+
+#include "fake_helper.h"
+#include "ring.h"
+#include "test_util.h"
+
+static void gt_setup_fill(struct gpu_aes_setup *s, u32 entries, u32 keys,
+			  u64 data)
+{
+	struct gpu_aes_layout l;
+
+	memset(s, 0, sizeof(*s));
+	s->abi_version = GPU_AES_ABI_VERSION;
+	s->features = GPU_AES_FEAT_NEED_WAKEUP;
+	s->nr_entries = entries;
+	s->nr_keys = keys;
+	s->data_size = data;
+	gpu_aes_layout(entries, keys, data, &l);
+	s->region_size = l.region_size;
+}
+
+struct gt_bad_setup {
+	const char *what;
+	u32 entries, keys;
+	u64 data;
+};
+
+/* Each consistent in itself (region_size matches), each out of limits. */
+static const struct gt_bad_setup gt_bad_sizes[] = {
+	{ "no entries", 0, 16, SZ_1M },
+	{ "too few entries", GPU_AES_MIN_ENTRIES / 2, 16, SZ_1M },
+	{ "entries not a power of two", 24, 16, SZ_1M },
+	{ "too many entries", GPU_AES_MAX_ENTRIES * 2, 16, SZ_1M },
+	{ "no keys", 16, 0, SZ_1M },
+	{ "too many keys", 16, GPU_AES_MAX_KEYS + 1, SZ_1M },
+	{ "no data", 16, 16, 0 },
+	{ "too little data", 16, 16, GPU_AES_MIN_DATA - GPU_AES_PAGE },
+	{ "data not whole pages", 16, 16, SZ_1M + 64 },
+	{ "too much data", 16, 16, (u64)GPU_AES_MAX_DATA + GPU_AES_PAGE },
+};
+
+static void gpu_aes_setup_check_rejects(struct kunit *test)
+{
+	struct gpu_aes_setup s;
+	unsigned int i;
+
+	gt_setup_fill(&s, 16, 16, SZ_1M);
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(&s), 0);
+	gt_setup_fill(&s, GPU_AES_MAX_ENTRIES, GPU_AES_MAX_KEYS,
+		      GPU_AES_MAX_DATA);
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(&s), 0);
+
+	for (i = 0; i < ARRAY_SIZE(gt_bad_sizes); i++) {
+		gt_setup_fill(&s, gt_bad_sizes[i].entries, gt_bad_sizes[i].keys,
+			      gt_bad_sizes[i].data);
+		KUNIT_EXPECT_EQ_MSG(test, gpu_aes_setup_check(&s), -EINVAL,
+				    "%s", gt_bad_sizes[i].what);
+	}
+
+	gt_setup_fill(&s, 16, 16, SZ_1M);
+	s.abi_version = GPU_AES_ABI_VERSION + 1;
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(&s), -EINVAL);
+	gt_setup_fill(&s, 16, 16, SZ_1M);
+	s.abi_version = 0;
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(&s), -EINVAL);
+	gt_setup_fill(&s, 16, 16, SZ_1M);
+	s.features |= 1U << 31;
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(&s), -EINVAL);
+	for (i = 0; i < ARRAY_SIZE(s.reserved); i++) {
+		gt_setup_fill(&s, 16, 16, SZ_1M);
+		s.reserved[i] = 1;
+		KUNIT_EXPECT_EQ_MSG(test, gpu_aes_setup_check(&s), -EINVAL,
+				    "reserved[%u]", i);
+	}
+	gt_setup_fill(&s, 16, 16, SZ_1M);
+	s.region_size += GPU_AES_PAGE;
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(&s), -EINVAL);
+	s.region_size -= 2 * GPU_AES_PAGE;
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(&s), -EINVAL);
+}
+
+static void gt_vfree(void *p)
+{
+	vfree(p);
+}
+
+static void gpu_aes_setup_attach(struct kunit *test)
+{
+	struct fake_helper *h = gt_ring_setup(test, 32);
+	struct gpu_aes_region_hdr *hdr = h->hdr;
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	struct gpu_aes_setup s;
+	struct gt_stats st;
+	struct gt_req *r;
+	void *other;
+
+	/* The header says what both sides computed. */
+	KUNIT_EXPECT_EQ(test, hdr->magic, GPU_AES_MAGIC);
+	KUNIT_EXPECT_EQ(test, hdr->abi_version, GPU_AES_ABI_VERSION);
+	KUNIT_EXPECT_EQ(test, hdr->nr_entries, 32);
+	KUNIT_EXPECT_EQ(test, hdr->nr_keys, FAKE_HELPER_KEYS);
+	KUNIT_EXPECT_EQ(test, hdr->region_size, h->layout.region_size);
+	KUNIT_EXPECT_EQ(test, hdr->sq_off, h->layout.sq_off);
+	KUNIT_EXPECT_EQ(test, hdr->cq_off, h->layout.cq_off);
+	KUNIT_EXPECT_EQ(test, hdr->keys_off, h->layout.keys_off);
+	KUNIT_EXPECT_EQ(test, hdr->data_off, h->layout.data_off);
+	KUNIT_EXPECT_EQ(test, hdr->data_size, FAKE_HELPER_DATA);
+	KUNIT_EXPECT_EQ(test, hdr->sq_tail, 0);
+	KUNIT_EXPECT_EQ(test, hdr->cq_tail, 0);
+	/* The 0xa5 the fake filled the region with is gone up to the data. */
+	KUNIT_EXPECT_NULL(test, memchr_inv(h->sq, 0, h->layout.data_off -
+					   h->layout.sq_off));
+
+	/* A second region, valid or not, is refused and changes nothing. */
+	gt_stats_snap(&st);
+	gt_setup_fill(&s, 16, 16, SZ_1M);
+	other = vmalloc(s.region_size);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_vfree, other),
+			0);
+	s.region_addr = (unsigned long)other;
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring_attach(&gpu_aes_ring, other, &s),
+			-EBUSY);
+	s.nr_entries = 24;
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring_attach(&gpu_aes_ring, other, &s),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&st, GPU_AES_STAT_HELPER_ATTACHES),
+			0);
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring.nr_entries, 32);
+
+	r = gt_req_new(test, t, 3000, 0);
+	KUNIT_ASSERT_EQ(test, gt_req_start(r, false), -EINPROGRESS);
+	gt_helper_complete_all(test, h, 1);
+	gt_req_expect_done(test, r);
+}
+
+static struct kunit_case gpu_aes_setup_cases[] = {
+	KUNIT_CASE(gpu_aes_setup_check_rejects),
+	KUNIT_CASE(gpu_aes_setup_attach),
+	{}
+};
+
+static struct kunit_suite gpu_aes_setup_suite = {
+	.name = "gpu_aes_setup",
+	.test_cases = gpu_aes_setup_cases,
+};
+
+kunit_test_suite(gpu_aes_setup_suite);

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Shared pieces of the gpu_aes suites (see test_util.h).
+ */
+#include <crypto/algapi.h>
+#include <kunit/resource.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+
+#include "aes_ref.h"
+#include "params.h"
+#include "ring.h"
+#include "test_util.h"
+
+static void gt_free_tfm(void *p)
+{
+	crypto_free_skcipher(p);
+}
+
+static void gt_free_req(void *p)
+{
+	skcipher_request_free(p);
+}
+
+struct gt_tfm *gt_tfm_new(struct kunit *test, bool ctr, unsigned int klen)
+{
+	struct gt_tfm *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	const char *drv = ctr ? "ctr-aes-gpu" : "ecb-aes-gpu";
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->ctr = ctr;
+	t->tfm = crypto_alloc_skcipher(drv, 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->tfm);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_free_tfm,
+							t->tfm), 0);
+	KUNIT_ASSERT_STREQ(test, crypto_skcipher_driver_name(t->tfm), drv);
+	gt_tfm_rekey(test, t, klen);
+	return t;
+}
+
+void gt_tfm_rekey(struct kunit *test, struct gt_tfm *t, unsigned int klen)
+{
+	get_random_bytes(t->key, klen);
+	t->klen = klen;
+	KUNIT_ASSERT_EQ(test, aes_expandkey(&t->aes, t->key, klen), 0);
+	KUNIT_ASSERT_EQ(test, crypto_skcipher_setkey(t->tfm, t->key, klen), 0);
+}
+
+static void gt_req_cb(void *data, int err)
+{
+	struct gt_req *r = data;
+	int n = atomic_inc_return(&r->nr_events) - 1;
+
+	if (n < GT_MAX_EVENTS)
+		r->events[n] = err;
+	if (err != -EINPROGRESS)
+		complete(&r->done);
+}
+
+struct gt_req *gt_req_new(struct kunit *test, struct gt_tfm *t,
+			  unsigned int len, u32 flags)
+{
+	struct gt_req *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	unsigned int cut;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->t = t;
+	r->len = len;
+	r->buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	r->expect = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->buf);
+	KUNIT_ASSERT_NOT_NULL(test, r->expect);
+	get_random_bytes(r->buf, len);
+	memcpy(r->expect, r->buf, len);
+	get_random_bytes(r->iv, sizeof(r->iv));
+	memset(r->iv + 12, 0xff, 4);
+	init_completion(&r->done);
+	atomic_set(&r->nr_events, 0);
+
+	r->req = skcipher_request_alloc(t->tfm, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->req);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_free_req,
+							r->req), 0);
+	/* In place, split somewhere inside the buffer when it can be. */
+	cut = len > 1 ? 1 + get_random_u32_below(len - 1) : len;
+	if (cut < len) {
+		sg_init_table(r->sg, 2);
+		sg_set_buf(&r->sg[0], r->buf, cut);
+		sg_set_buf(&r->sg[1], r->buf + cut, len - cut);
+	} else {
+		sg_init_one(r->sg, r->buf, len);
+	}
+	skcipher_request_set_callback(r->req, flags, gt_req_cb, r);
+	skcipher_request_set_crypt(r->req, r->sg, r->sg, len,
+				   t->ctr ? r->iv : NULL);
+
+	memcpy(r->iv_expect, r->iv, sizeof(r->iv));
+	if (t->ctr) {
+		aes_ref_ctr(&t->aes, r->iv, r->expect, len);
+		for (cut = 0; cut < len; cut += AES_BLOCK_SIZE)
+			crypto_inc(r->iv_expect, AES_BLOCK_SIZE);
+	}
+	/* ECB's reference depends on the direction: gt_req_start(). */
+	return r;
+}
+
+int gt_req_start(struct gt_req *r, bool decrypt)
+{
+	if (!r->t->ctr)
+		aes_ref_ecb(&r->t->aes, decrypt, r->expect, r->len);
+	r->ret = decrypt ? crypto_skcipher_decrypt(r->req) :
+			   crypto_skcipher_encrypt(r->req);
+	return r->ret;
+}
+
+bool gt_req_wait(struct gt_req *r)
+{
+	if (r->ret != -EINPROGRESS && r->ret != -EBUSY)
+		return true;
+	/* A bound for a hung driver only; the suites never assert time. */
+	return wait_for_completion_timeout(&r->done, 60 * HZ);
+}
+
+void gt_req_expect_done(struct kunit *test, struct gt_req *r)
+{
+	int n;
+
+	KUNIT_ASSERT_TRUE_MSG(test, gt_req_wait(r), "request never completed");
+	n = atomic_read(&r->nr_events);
+	if (r->ret == -EINPROGRESS) {
+		KUNIT_EXPECT_EQ(test, n, 1);
+		KUNIT_EXPECT_EQ(test, r->events[0], 0);
+	} else if (r->ret == -EBUSY) {
+		KUNIT_EXPECT_EQ(test, n, 2);
+		KUNIT_EXPECT_EQ(test, r->events[0], -EINPROGRESS);
+		KUNIT_EXPECT_EQ(test, r->events[1], 0);
+	} else {
+		KUNIT_EXPECT_EQ(test, r->ret, 0);
+		KUNIT_EXPECT_EQ(test, n, 0);
+	}
+	GT_EXPECT_BYTES(test, r->buf, r->expect, r->len);
+	if (r->req->iv)
+		KUNIT_EXPECT_MEMEQ(test, r->iv, r->iv_expect, AES_BLOCK_SIZE);
+}
+
+void gt_expect_bytes(struct kunit *test, const void *got, const void *want,
+		     size_t len, const char *what)
+{
+	const u8 *x = got, *y = want;
+	size_t i;
+
+	for (i = 0; i < len && x[i] == y[i]; i++)
+		;
+	KUNIT_EXPECT_EQ_MSG(test, i, len,
+			    "%s: first difference at byte %zu of %zu (0x%02x, want 0x%02x)",
+			    what, i, len, i < len ? x[i] : 0, i < len ? y[i] : 0);
+}
+
+int gt_req_events(struct gt_req *r)
+{
+	return atomic_read(&r->nr_events);
+}
+
+void gt_stats_snap(struct gt_stats *s)
+{
+	int i;
+
+	for (i = 0; i < GPU_AES_NR_STATS; i++)
+		s->v[i] = gpu_aes_stat_read(i);
+}
+
+s64 gt_stats_delta(const struct gt_stats *s, enum gpu_aes_stat i)
+{
+	return gpu_aes_stat_read(i) - s->v[i];
+}
+
+struct gt_param {
+	unsigned int *p;
+	unsigned int old;
+};
+
+static void gt_param_restore(void *data)
+{
+	struct gt_param *g = data;
+
+	WRITE_ONCE(*g->p, g->old);
+}
+
+static void gt_set_param(struct kunit *test, unsigned int *p, unsigned int v)
+{
+	struct gt_param *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, g);
+	g->p = p;
+	g->old = READ_ONCE(*p);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_param_restore,
+							g), 0);
+	WRITE_ONCE(*p, v);
+}
+
+void gt_set_ring_min_bytes(struct kunit *test, unsigned int v)
+{
+	gt_set_param(test, &gpu_aes_ring_min_bytes, v);
+}
+
+void gt_set_timeout_ms(struct kunit *test, unsigned int v)
+{
+	gt_set_param(test, &gpu_aes_timeout_ms, v);
+}
+
+static void gt_helper_detach(void *data)
+{
+	fake_helper_detach(data);
+}
+
+struct fake_helper *gt_helper(struct kunit *test, u32 nr_entries,
+			      bool automatic)
+{
+	struct fake_helper *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_ASSERT_EQ(test, fake_helper_attach(h, &gpu_aes_ring, nr_entries,
+						 FAKE_HELPER_KEYS,
+						 FAKE_HELPER_DATA, automatic),
+			0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_helper_detach,
+							h), 0);
+	return h;
+}
+
+void gt_wait_algs_tested(struct kunit *test)
+{
+	static const char * const drv[] = { "ecb-aes-gpu", "ctr-aes-gpu" };
+	struct crypto_skcipher *tfm;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(drv); i++) {
+		/* Looking a driver up waits for its self-test larval. */
+		tfm = crypto_alloc_skcipher(drv[i], 0, 0);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm);
+		crypto_free_skcipher(tfm);
+	}
+}
+
+struct fake_helper *gt_ring_setup(struct kunit *test, u32 nr_entries)
+{
+	gt_wait_algs_tested(test);
+	gt_set_ring_min_bytes(test, 1);
+	gt_set_timeout_ms(test, 600000);
+	return gt_helper(test, nr_entries, false);
+}
+
+void gt_tfm_free(struct kunit *test, struct gt_tfm *t)
+{
+	kunit_release_action(test, gt_free_tfm, t->tfm);
+	t->tfm = NULL;
+}
+
+void gt_helper_complete_all(struct kunit *test, struct fake_helper *h,
+			    unsigned int expect)
+{
+	struct gpu_aes_sqe sqe;
+	unsigned int n = 0;
+
+	while (fake_helper_fetch(h, &sqe, 1)) {
+		fake_helper_post(h, sqe.tag, sqe.seq,
+				 fake_helper_compute(h, &sqe));
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, expect);
+	fake_helper_publish(h);
+	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), (int)expect);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What every gpu_aes suite needs: a request with its own reference answer
+ * and a record of its callbacks, counter snapshots, and the driver
+ * parameters the suites change (restored at test exit).
+ */
+#ifndef GPU_AES_KUNIT_TEST_UTIL_H
+#define GPU_AES_KUNIT_TEST_UTIL_H
+
+#include <crypto/aes.h>
+#include <crypto/skcipher.h>
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/scatterlist.h>
+
+#include "fake_helper.h"
+#include "stats.h"
+
+#define GT_MAX_EVENTS	4
+
+struct gt_tfm {
+	struct crypto_skcipher *tfm;
+	struct crypto_aes_ctx aes;
+	bool ctr;
+	u8 key[AES_MAX_KEY_SIZE];
+	unsigned int klen;
+};
+
+/*
+ * One request and everything needed to judge it: plaintext, the answer
+ * computed independently (aes_ref.c), the expected output IV, and every
+ * callback the driver made, in order.
+ */
+struct gt_req {
+	struct gt_tfm *t;
+	struct skcipher_request *req;
+	struct scatterlist sg[2];
+	u8 *buf;
+	u8 *expect;
+	u8 iv[AES_BLOCK_SIZE];
+	u8 iv_expect[AES_BLOCK_SIZE];
+	unsigned int len;
+	int ret;			/* what encrypt()/decrypt() returned */
+	struct completion done;
+	int events[GT_MAX_EVENTS];	/* callback err values, in order */
+	atomic_t nr_events;
+};
+
+struct gt_stats {
+	s64 v[GPU_AES_NR_STATS];
+};
+
+/* Allocate "ecb-aes-gpu" or "ctr-aes-gpu" with a random key of @klen. */
+struct gt_tfm *gt_tfm_new(struct kunit *test, bool ctr, unsigned int klen);
+/* Change the key (random, @klen bytes). */
+void gt_tfm_rekey(struct kunit *test, struct gt_tfm *t, unsigned int klen);
+/*
+ * A request of @len random bytes, split over two scatterlist entries at a
+ * random point, CTR IV random with its low word about to carry.  @flags
+ * are the request flags (CRYPTO_TFM_REQ_MAY_BACKLOG ...).
+ */
+struct gt_req *gt_req_new(struct kunit *test, struct gt_tfm *t,
+			  unsigned int len, u32 flags);
+/* Encrypt (or decrypt, ECB/CTR alike against the same reference). */
+int gt_req_start(struct gt_req *r, bool decrypt);
+/* Wait for the final callback if the request went async; bounded. */
+bool gt_req_wait(struct gt_req *r);
+/*
+ * The callbacks were the ones its return value promised (none; one 0;
+ * -EINPROGRESS then 0) and output and IV match the reference.
+ */
+void gt_req_expect_done(struct kunit *test, struct gt_req *r);
+/* Number of callbacks so far. */
+int gt_req_events(struct gt_req *r);
+
+/*
+ * Buffers of any size: KUNIT_EXPECT_MEMEQ hex-dumps the whole buffer on
+ * failure, which for the 256 KiB requests takes minutes on UML.  This names
+ * the first differing byte instead.
+ */
+
+#define GT_EXPECT_BYTES(test, got, want, len)				\
+	gt_expect_bytes(test, got, want, len, #got " != " #want)
+
+void gt_expect_bytes(struct kunit *test, const void *got, const void *want,
+		     size_t len, const char *what);
+
+/* Counters. */
+void gt_stats_snap(struct gt_stats *s);
+s64 gt_stats_delta(const struct gt_stats *s, enum gpu_aes_stat i);
+
+/*
+ * Parameters: set for the test, put back by a KUnit action at test exit
+ * (also on assertion failure).
+ */
+void gt_set_ring_min_bytes(struct kunit *test, unsigned int v);
+void gt_set_timeout_ms(struct kunit *test, unsigned int v);
+
+/*
+ * Attach a fake helper to the driver's ring, detached by a KUnit action
+ * (registered before any tfm, so tfms are freed first).
+ */
+struct fake_helper *gt_helper(struct kunit *test, u32 nr_entries,
+			      bool automatic);
+
+/* Wait until the driver's algorithms have finished their self-tests. */
+void gt_wait_algs_tested(struct kunit *test);
+
+/*
+ * The usual start of a ring test: algorithms tested, every length on the
+ * ring, deadlines far away, a manual fake helper with @nr_entries entries.
+ */
+struct fake_helper *gt_ring_setup(struct kunit *test, u32 nr_entries);
+
+/* Free a tfm from gt_tfm_new() now rather than at test exit. */
+void gt_tfm_free(struct kunit *test, struct gt_tfm *t);
+
+/* Fetch every pending sqe, check the count, compute and post each. */
+void gt_helper_complete_all(struct kunit *test, struct fake_helper *h,
+			    unsigned int expect);
+
+#endif /* GPU_AES_KUNIT_TEST_UTIL_H */

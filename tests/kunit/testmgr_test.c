@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The kernel's own self-tests (vectors plus, with
+ * CONFIG_CRYPTO_MANAGER_EXTRA_TESTS, the fuzzer against the generic
+ * implementation) run through the ring.
+ *
+ * At boot no helper is attached, so testmgr only exercised the CPU
+ * fallback.  Here the fake helper attaches first, every request size goes
+ * to the ring (ring_min_bytes = 1), and the algorithms are registered again,
+ * which schedules testmgr for them.  testmgr's verdict is not a KUnit
+ * result: a failing driver is silently left untested and lookups fall back
+ * to aes-generic.  So the test asserts that the lookup by cra_name picks our
+ * driver and that it carries CRYPTO_ALG_TESTED, and scripts/kunit also
+ * scans the log for "alg: ... failed".
+ */
+#include <crypto/algapi.h>
+#include <crypto/internal/skcipher.h>
+#include <kunit/test.h>
+
+#include "fake_helper.h"
+#include "skcipher.h"
+#include "test_util.h"
+
+static void gt_expect_ours(struct kunit *test, const char *name,
+			   const char *driver)
+{
+	struct crypto_skcipher *tfm;
+
+	/* By driver name first: it waits for that driver's test larval. */
+	tfm = crypto_alloc_skcipher(driver, 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL_MSG(test, tfm, "%s failed its self-tests",
+					 driver);
+	crypto_free_skcipher(tfm);
+
+	tfm = crypto_alloc_skcipher(name, 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm);
+	KUNIT_EXPECT_STREQ(test, crypto_skcipher_driver_name(tfm), driver);
+	KUNIT_EXPECT_TRUE(test, crypto_skcipher_alg(tfm)->base.cra_flags &
+				CRYPTO_ALG_TESTED);
+	crypto_free_skcipher(tfm);
+}
+
+static void gpu_aes_testmgr_through_ring(struct kunit *test)
+{
+	struct fake_helper *h;
+	struct gt_stats s;
+
+	gt_wait_algs_tested(test);
+	gt_set_ring_min_bytes(test, 1);
+	/* A descheduled UML must not turn into a timeout: none are expected. */
+	gt_set_timeout_ms(test, 600000);
+	h = gt_helper(test, FAKE_HELPER_ENTRIES, true);
+	gt_stats_snap(&s);
+
+	gpu_aes_skcipher_unregister();
+	KUNIT_ASSERT_EQ(test, gpu_aes_skcipher_register(), 0);
+	gt_expect_ours(test, "ecb(aes)", "ecb-aes-gpu");
+	gt_expect_ours(test, "ctr(aes)", "ctr-aes-gpu");
+
+	/* It really was the ring, and the ring never needed the CPU. */
+	kunit_info(test, "testmgr sent %lld requests, %lld bytes to the ring\n",
+		   gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS),
+		   gt_stats_delta(&s, GPU_AES_STAT_RING_BYTES));
+	KUNIT_EXPECT_GT(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS),
+			1000);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_HELPER_ERRORS), 0);
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_REJECTED_COMPLETIONS),
+			0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_SMALL),
+			0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqes),
+			gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS));
+}
+
+/* Boot-time testmgr ran on the fallback: the algorithms must be ours too. */
+static void gpu_aes_testmgr_boot(struct kunit *test)
+{
+	gt_expect_ours(test, "ecb(aes)", "ecb-aes-gpu");
+	gt_expect_ours(test, "ctr(aes)", "ctr-aes-gpu");
+}
+
+static struct kunit_case gpu_aes_testmgr_cases[] = {
+	KUNIT_CASE(gpu_aes_testmgr_boot),
+	KUNIT_CASE_SLOW(gpu_aes_testmgr_through_ring),
+	{}
+};
+
+static struct kunit_suite gpu_aes_testmgr_suite = {
+	.name = "gpu_aes_testmgr",
+	.test_cases = gpu_aes_testmgr_cases,
+};
+
+kunit_test_suite(gpu_aes_testmgr_suite);
