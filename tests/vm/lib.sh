@@ -1,0 +1,104 @@
+# lib.sh - shared by the guest tests in tests/vm/ (POSIX sh, busybox).
+# Sourced by each test; the test then calls pass/fail once per case and
+# returns non-zero if any case failed.
+
+STATS=/sys/class/misc/gpu_aes/stats
+PARAMS=/sys/module/gpu_aes/parameters
+TMP=${TMPDIR:-/tmp}
+nfail=0
+
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
+# Detail lines, printed before the FAIL line they explain.
+note() { echo "  $*"; }
+
+with_helper() { [ "${GPU_AES_VM_HELPER:-0}" = 1 ]; }
+
+counter() { read -r _v <"$STATS/$1" && echo "$_v"; }
+param() { read -r _v <"$PARAMS/$1" && echo "$_v"; }
+
+# The helpers below use only shell builtins: a fork costs ~10 ms under TCG
+# and the kcapi test takes thousands of snapshots.
+
+# snap NAME: remember every counter under NAME for a later delta.
+snap() {
+	for _f in "$STATS"/*; do
+		read -r _v <"$_f"
+		eval "_snap_${1}_${_f##*/}=\$_v"
+	done
+}
+
+# delta NAME COUNTER: set D to how far COUNTER moved since snap NAME.
+delta() {
+	read -r _v <"$STATS/$2"
+	eval "D=\$((_v - _snap_${1}_$2))"
+}
+
+# expect_delta NAME COUNTER WANT: note and return 1 unless it moved by WANT.
+expect_delta() {
+	delta "$1" "$2"
+	[ "$D" = "$3" ] && return 0
+	note "$2 moved by $D, expected $3"
+	return 1
+}
+
+# expect_path NAME BYTES: the requests since snap NAME (BYTES in all, each
+# request at least ring_min_bytes) went through the ring when the helper runs
+# and through the CPU fallback when it does not -- never the other way.
+expect_path() {
+	if with_helper; then
+		_ok=0
+		expect_delta "$1" ring_bytes "$2" || _ok=1
+		expect_delta "$1" fallback_requests 0 || _ok=1
+		expect_delta "$1" fallback_bytes 0 || _ok=1
+		delta "$1" ring_requests
+		[ "$D" -ge 1 ] ||
+			{ note "ring_requests did not move"; _ok=1; }
+	else
+		_ok=0
+		expect_delta "$1" fallback_bytes "$2" || _ok=1
+		expect_delta "$1" ring_requests 0 || _ok=1
+		expect_delta "$1" ring_bytes 0 || _ok=1
+		delta "$1" fallback_requests
+		[ "$D" -ge 1 ] ||
+			{ note "fallback_requests did not move"; _ok=1; }
+	fi
+	return $_ok
+}
+
+# crypto_field DRIVER FIELD: FIELD of DRIVER's entry in /proc/crypto.
+crypto_field() {
+	awk -v drv="$1" -v field="$2" '
+		function flush() { if (f["driver"] == drv) { print f[field]; done = 1; exit }
+			split("", f) }
+		/^$/ { flush(); next }
+		{ k = $0; sub(/[ \t]*:.*/, "", k); v = $0; sub(/^[^:]*: ?/, "", v); f[k] = v }
+		END { if (!done) flush() }
+	' /proc/crypto
+}
+
+# best_driver NAME: the driver the crypto API picks for NAME (highest
+# priority among tested, non-internal entries), as a lookup would.
+best_driver() {
+	awk -v name="$1" '
+		/^$/ { if (n == name && st == "passed" && in_ == "no" && pr > bp) {
+			bp = pr; bd = d }
+			n = d = st = in_ = ""; pr = -1 }
+		$1 == "name" { n = $3 }
+		$1 == "driver" { d = $3 }
+		$1 == "priority" { pr = $3 + 0 }
+		$1 == "selftest" { st = $3 }
+		$1 == "internal" { in_ = $3 }
+		END { print bd }
+	' /proc/crypto
+}
+
+hex() { od -An -v -tx1 "$1" | tr -d ' \n'; }
+
+# randfile FILE BYTES
+randfile() { head -c "$2" /dev/urandom >"$1"; }
+
+# The test's exit status: 0 when no case failed.
+finish() {
+	[ "$nfail" = 0 ]
+}

@@ -1,0 +1,34 @@
+#!/bin/sh
+# run.sh - run guest tests (in the guest, through scripts/vm-run):
+#
+#   scripts/vm-run [--no-helper] -- sh tests/vm/run.sh [TEST...]
+#
+# TEST names a tests/vm/TEST.sh; default: all of them, health last.  Each
+# prints PASS/FAIL lines; a test that exits non-zero without a FAIL line
+# gets one.  Ends with "SUMMARY <passed> <failed>" and exits 1 on any
+# failure.
+dir=$(cd "$(dirname "$0")" && pwd)
+tests=${*:-proc-crypto af-alg kcapi cryptsetup tcrypt helper-restart health}
+out=${TMPDIR:-/tmp}/vm-test.out
+passed=0
+failed=0
+
+[ -d /sys/module/gpu_aes ] || { echo "FAIL gpu_aes is not loaded"; echo "SUMMARY 0 1"; exit 1; }
+
+for t in $tests; do
+	start=$(date +%s)
+	sh "$dir/$t.sh" >"$out" 2>&1
+	rc=$?
+	cat "$out"
+	p=$(grep -c '^PASS ' "$out")
+	f=$(grep -c '^FAIL ' "$out")
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		echo "FAIL $t: exited with status $rc"
+		f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	echo "  ($t: $(( $(date +%s) - start )) s)"
+done
+echo "SUMMARY $passed $failed"
+[ "$failed" = 0 ]
