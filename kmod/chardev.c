@@ -15,6 +15,7 @@
  *               -EINVAL  cq_tail more than nr_entries past cq_head; the
  *                        batch is rejected (see gpu_aes_ring_reap()).
  *               >= 0     number of completions accepted.
+ *               Several threads may call it at once; they share the work.
  *   other       -ENOTTY
  *   poll()      EPOLLIN while sq_head != sq_tail.
  *

@@ -30,7 +30,9 @@ void gpu_aes_ring_init(struct gpu_aes_ring *ring)
 {
 	memset(ring, 0, sizeof(*ring));
 	spin_lock_init(&ring->lock);
-	mutex_init(&ring->reap_mutex);
+	mutex_init(&ring->setup_mutex);
+	mutex_init(&ring->scan_mutex);
+	atomic_set(&ring->users, 0);
 	init_waitqueue_head(&ring->wq);
 	INIT_DELAYED_WORK(&ring->timeout_work, gpu_aes_ring_timeout_fn);
 	INIT_LIST_HEAD(&ring->backlog);
@@ -93,13 +95,30 @@ static void gpu_aes_tag_release(struct gpu_aes_ring *ring,
 }
 
 /*
- * Reserve a tag, a key slot and data space, copy the source in and publish
- * the sqe.  Lock held.  Returns 0 or -ENOSPC (nothing reserved but maybe a
- * key slot, which the tfm keeps anyway); *wake says whether to wake the
- * helper.
+ * A reference that keeps the tag table and the region in place while its
+ * holder works on them without the lock.  Taken under the lock while
+ * attached; detach waits for the count to reach zero.
  */
-static int gpu_aes_ring_post(struct gpu_aes_ring *ring,
-			     struct skcipher_request *req, bool *wake)
+static void gpu_aes_ring_get(struct gpu_aes_ring *ring)
+{
+	lockdep_assert_held(&ring->lock);
+	atomic_inc(&ring->users);
+}
+
+static void gpu_aes_ring_put(struct gpu_aes_ring *ring)
+{
+	/* Fully ordered: our accesses to the region come before the wake. */
+	if (atomic_dec_and_test(&ring->users))
+		wake_up_var(&ring->users);
+}
+
+/*
+ * Reserve a tag, a key slot and data space for @req and take a reference
+ * for its copy-in.  Lock held.  Returns 0 or -ENOSPC (nothing reserved but
+ * maybe a key slot, which the tfm keeps anyway).
+ */
+static int gpu_aes_ring_reserve(struct gpu_aes_ring *ring,
+				struct skcipher_request *req)
 {
 	struct crypto_skcipher *tfm = crypto_skcipher_reqtfm(req);
 	struct gpu_aes_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
@@ -107,7 +126,6 @@ static int gpu_aes_ring_post(struct gpu_aes_ring *ring,
 	unsigned int len = req->cryptlen;
 	u64 alen = ALIGN((u64)len, GPU_AES_DATA_ALIGN);
 	u32 mask = ring->nr_entries - 1;
-	struct gpu_aes_sqe sqe = {};
 	struct gpu_aes_tag *t;
 	u64 off, skip;
 	u16 slot;
@@ -124,8 +142,8 @@ static int gpu_aes_ring_post(struct gpu_aes_ring *ring,
 	if (gpu_aes_key_prepare(ring, &ctx->key, &slot, &gen))
 		return -ENOSPC;
 
-	t = &ring->tags[ring->tag_head & mask];
-	sqe.tag = ring->tag_head & mask;
+	rctx->tag = ring->tag_head & mask;
+	t = &ring->tags[rctx->tag];
 	ring->tag_head++;
 	ring->data_head += skip + alen;
 	t->end = ring->data_head;
@@ -133,25 +151,69 @@ static int gpu_aes_ring_post(struct gpu_aes_ring *ring,
 	t->len = len;
 	t->req = req;
 	t->seq++;
+	t->key_slot = slot;
+	t->key_gen = gen;
+	/* Not used while RESERVED; set so no stale deadline is ever seen. */
+	t->deadline = jiffies + gpu_aes_timeout_jiffies();
+	t->state = GPU_AES_TAG_RESERVED;
+	gpu_aes_ring_get(ring);
+	return 0;
+}
+
+/*
+ * Copy a reserved request's source into its data space.  No lock: the
+ * tag is RESERVED, so nobody else touches it, and our reference keeps the
+ * region mapped.
+ */
+static void gpu_aes_ring_copy_in(struct gpu_aes_ring *ring,
+				 struct skcipher_request *req)
+{
+	struct gpu_aes_req_ctx *rctx = skcipher_request_ctx(req);
+	const struct gpu_aes_tag *t = &ring->tags[rctx->tag];
+
+	if (ring->mid_copy)
+		ring->mid_copy(ring, false);
+	sg_pcopy_to_buffer(req->src, sg_nents(req->src),
+			   ring->data + t->data_off, t->len, 0);
+}
+
+/*
+ * Write and publish the sqe of a reserved, filled request; it is in
+ * flight from now on.  Lock held, attached.  *wake says whether to wake
+ * the helper.
+ */
+static void gpu_aes_ring_post(struct gpu_aes_ring *ring,
+			      struct skcipher_request *req, bool *wake)
+{
+	struct crypto_skcipher *tfm = crypto_skcipher_reqtfm(req);
+	struct gpu_aes_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
+	struct gpu_aes_req_ctx *rctx = skcipher_request_ctx(req);
+	struct gpu_aes_tag *t = &ring->tags[rctx->tag];
+	u32 mask = ring->nr_entries - 1;
+	struct gpu_aes_sqe sqe = {};
+
+	lockdep_assert_held(&ring->lock);
+	/* The deadline counts from here: copying in is not the helper's. */
 	t->deadline = jiffies + gpu_aes_timeout_jiffies();
 	t->state = GPU_AES_TAG_IN_FLIGHT;
 	ring->in_flight++;
 
-	sg_pcopy_to_buffer(req->src, sg_nents(req->src),
-			   ring->data + t->data_off, len, 0);
-
+	sqe.tag = rctx->tag;
 	sqe.seq = t->seq;
 	sqe.alg = ctx->mode;
 	sqe.dir = rctx->dir;
-	sqe.key_slot = slot;
-	sqe.key_gen = gen;
+	sqe.key_slot = t->key_slot;
+	sqe.key_gen = t->key_gen;
 	sqe.data_off = t->data_off;
-	sqe.len = len;
+	sqe.len = t->len;
 	if (ctx->mode == GPU_AES_ALG_CTR)
 		memcpy(sqe.iv, req->iv, sizeof(sqe.iv));
 	memcpy(&ring->sq[ring->sq_tail & mask], &sqe, sizeof(sqe));
 	ring->sq_tail++;
-	/* Entry, key and data before the tail; pairs with helper's acquire. */
+	/*
+	 * Entry, key and data before the tail; pairs with helper's acquire.
+	 * The data was copied by this CPU before it took the lock.
+	 */
 	smp_store_release(&ring->hdr->sq_tail, ring->sq_tail);
 	/*
 	 * Order the tail store before the flag load; pairs with the helper's
@@ -162,9 +224,8 @@ static int gpu_aes_ring_post(struct gpu_aes_ring *ring,
 		*wake = true;
 
 	gpu_aes_stat_inc(GPU_AES_STAT_RING_REQUESTS);
-	gpu_aes_stat_add(GPU_AES_STAT_RING_BYTES, len);
+	gpu_aes_stat_add(GPU_AES_STAT_RING_BYTES, t->len);
 	gpu_aes_ring_arm_timeout(ring);
-	return 0;
 }
 
 static void gpu_aes_ring_wake(struct gpu_aes_ring *ring)
@@ -179,7 +240,7 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring,
 			enum gpu_aes_fallback_reason *why)
 {
 	struct gpu_aes_req_ctx *rctx = skcipher_request_ctx(req);
-	bool wake = false;
+	bool reserved = false, wake = false;
 	int ret;
 
 	spin_lock_bh(&ring->lock);
@@ -193,7 +254,8 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring,
 		*why = GPU_AES_FB_STALLED;
 		ret = GPU_AES_RING_FALLBACK;
 	} else if (list_empty(&ring->backlog) &&
-		   !gpu_aes_ring_post(ring, req, &wake)) {
+		   !gpu_aes_ring_reserve(ring, req)) {
+		reserved = true;
 		ret = -EINPROGRESS;
 	} else if (req->base.flags & CRYPTO_TFM_REQ_MAY_BACKLOG) {
 		/* Queued behind older backlog so nothing starves. */
@@ -208,6 +270,21 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring,
 		ret = GPU_AES_RING_FALLBACK;
 	}
 	spin_unlock_bh(&ring->lock);
+	if (!reserved)
+		return ret;
+
+	/* Up to ring_max_bytes: other CPUs submit and reap meanwhile. */
+	gpu_aes_ring_copy_in(ring, req);
+	spin_lock_bh(&ring->lock);
+	if (ring->attached) {
+		gpu_aes_ring_post(ring, req, &wake);
+	} else {
+		/* Detach is waiting for us; the tag dies with the table. */
+		*why = GPU_AES_FB_NO_HELPER;
+		ret = GPU_AES_RING_FALLBACK;
+	}
+	spin_unlock_bh(&ring->lock);
+	gpu_aes_ring_put(ring);
 	if (wake)
 		gpu_aes_ring_wake(ring);
 	return ret;
@@ -236,21 +313,57 @@ static void gpu_aes_ring_finish_cpu(struct list_head *list)
 	}
 }
 
-/* Move backlogged requests onto the ring while they fit.  Lock held. */
+/*
+ * Reserve space for backlogged requests while they fit, oldest first, and
+ * move them onto @admitted.  Lock held, attached.
+ */
 static void gpu_aes_ring_admit(struct gpu_aes_ring *ring,
-			       struct list_head *admitted, bool *wake)
+			       struct list_head *admitted)
 {
 	struct gpu_aes_req_ctx *rctx;
-	struct skcipher_request *req;
 
 	while (!list_empty(&ring->backlog)) {
 		rctx = list_first_entry(&ring->backlog, struct gpu_aes_req_ctx,
 					node);
-		req = rctx->req;
-		if (gpu_aes_ring_post(ring, req, wake))
+		if (gpu_aes_ring_reserve(ring, rctx->req))
 			break;
 		list_move_tail(&rctx->node, admitted);
 	}
+}
+
+/*
+ * Admitted requests hold RESERVED tags, which nothing else completes or
+ * expires, so -EINPROGRESS is surely their first callback.  Then they are
+ * copied in and posted like any submission; one whose ring was detached
+ * meanwhile is recomputed on the CPU.
+ */
+static void gpu_aes_ring_post_admitted(struct gpu_aes_ring *ring,
+				       struct list_head *admitted, bool *wake)
+{
+	struct gpu_aes_req_ctx *rctx, *tmp;
+	unsigned int refs = 0;
+	LIST_HEAD(lost);
+
+	if (list_empty(admitted))
+		return;
+	list_for_each_entry(rctx, admitted, node) {
+		rctx->backlogged = false;
+		gpu_aes_req_finish(rctx->req, -EINPROGRESS);
+		gpu_aes_ring_copy_in(ring, rctx->req);
+	}
+	spin_lock_bh(&ring->lock);
+	list_for_each_entry_safe(rctx, tmp, admitted, node) {
+		list_del(&rctx->node);
+		if (ring->attached)
+			gpu_aes_ring_post(ring, rctx->req, wake);
+		else
+			list_add_tail(&rctx->node, &lost);
+		refs++;
+	}
+	spin_unlock_bh(&ring->lock);
+	while (refs--)
+		gpu_aes_ring_put(ring);
+	gpu_aes_ring_finish_cpu(&lost);
 }
 
 static bool gpu_aes_status_valid(s32 status)
@@ -259,75 +372,64 @@ static bool gpu_aes_status_valid(s32 status)
 	       status == GPU_AES_STATUS_EINVAL;
 }
 
-int gpu_aes_ring_reap(struct gpu_aes_ring *ring)
+/*
+ * Validate one cqe; a valid one moves its tag IN_FLIGHT -> COMPLETING and
+ * its request onto @done (returns 1), a late one releases its tag.  Lock
+ * held.
+ */
+static int gpu_aes_ring_claim_one(struct gpu_aes_ring *ring,
+				  const struct gpu_aes_cqe *c,
+				  struct list_head *done)
 {
-	struct gpu_aes_req_ctx *rctx, *tmp;
-	struct gpu_aes_tfm_ctx *ctx;
-	struct skcipher_request *req;
-	LIST_HEAD(admitted);
-	LIST_HEAD(done);
+	struct gpu_aes_req_ctx *rctx;
 	struct gpu_aes_tag *t;
-	bool wake = false;
-	u32 tail, mask, tag, seq;
-	int accepted = 0;
+	u32 tag, seq;
 	s32 status;
 
-	mutex_lock(&ring->reap_mutex);
-	spin_lock_bh(&ring->lock);
-	if (!ring->attached) {
-		spin_unlock_bh(&ring->lock);
-		mutex_unlock(&ring->reap_mutex);
-		return -ENXIO;
-	}
-	mask = ring->nr_entries - 1;
-	/* cqes before the tail; pairs with the helper's release. */
-	tail = smp_load_acquire(&ring->hdr->cq_tail);
-	if (tail - ring->cq_head > ring->nr_entries) {
-		gpu_aes_stat_inc(GPU_AES_STAT_REJECTED_COMPLETIONS);
-		spin_unlock_bh(&ring->lock);
-		mutex_unlock(&ring->reap_mutex);
-		return -EINVAL;
-	}
-	for (; ring->cq_head != tail; ring->cq_head++) {
-		const struct gpu_aes_cqe *c = &ring->cq[ring->cq_head & mask];
-
-		tag = READ_ONCE(c->tag);
-		seq = READ_ONCE(c->seq);
-		status = READ_ONCE(c->status);
-		if (tag >= ring->nr_entries || !gpu_aes_status_valid(status))
-			goto reject;
-		t = &ring->tags[tag];
-		if (t->seq != seq)
-			goto reject;
-		if (t->state == GPU_AES_TAG_TIMED_OUT) {
-			ring->stalled = false;
-			gpu_aes_stat_inc(GPU_AES_STAT_LATE_COMPLETIONS);
-			gpu_aes_tag_release(ring, t);
-			continue;
-		}
-		if (t->state != GPU_AES_TAG_IN_FLIGHT)
-			goto reject;
+	tag = READ_ONCE(c->tag);
+	seq = READ_ONCE(c->seq);
+	status = READ_ONCE(c->status);
+	if (tag >= ring->nr_entries || !gpu_aes_status_valid(status))
+		goto reject;
+	t = &ring->tags[tag];
+	if (t->seq != seq)
+		goto reject;
+	if (t->state == GPU_AES_TAG_TIMED_OUT) {
 		ring->stalled = false;
-		t->state = GPU_AES_TAG_COMPLETING;
-		ring->in_flight--;
-		rctx = skcipher_request_ctx(t->req);
-		rctx->tag = tag;
-		rctx->status = status;
-		list_add_tail(&rctx->node, &done);
-		accepted++;
-		continue;
-reject:
-		gpu_aes_stat_inc(GPU_AES_STAT_REJECTED_COMPLETIONS);
+		gpu_aes_stat_inc(GPU_AES_STAT_LATE_COMPLETIONS);
+		gpu_aes_tag_release(ring, t);
+		return 0;
 	}
-	/* Our reads of the cqes before the helper may reuse them. */
-	smp_store_release(&ring->hdr->cq_head, ring->cq_head);
-	spin_unlock_bh(&ring->lock);
+	if (t->state != GPU_AES_TAG_IN_FLIGHT)
+		goto reject;
+	ring->stalled = false;
+	t->state = GPU_AES_TAG_COMPLETING;
+	ring->in_flight--;
+	rctx = skcipher_request_ctx(t->req);
+	rctx->tag = tag;
+	rctx->status = status;
+	list_add_tail(&rctx->node, done);
+	return 1;
+reject:
+	gpu_aes_stat_inc(GPU_AES_STAT_REJECTED_COMPLETIONS);
+	return 0;
+}
 
-	/*
-	 * COMPLETING tags are ours alone and detach needs reap_mutex, so the
-	 * data area can be read without the lock.
-	 */
-	list_for_each_entry(rctx, &done, node) {
+/*
+ * Copy the claimed requests' results out.  No lock: COMPLETING tags are
+ * ours alone and our reference keeps the region mapped.
+ */
+static void gpu_aes_ring_copy_out(struct gpu_aes_ring *ring,
+				  struct list_head *done)
+{
+	struct gpu_aes_req_ctx *rctx;
+	struct gpu_aes_tfm_ctx *ctx;
+	struct skcipher_request *req;
+	const struct gpu_aes_tag *t;
+
+	if (ring->mid_copy)
+		ring->mid_copy(ring, true);
+	list_for_each_entry(rctx, done, node) {
 		req = rctx->req;
 		t = &ring->tags[rctx->tag];
 		if (rctx->status) {
@@ -342,31 +444,82 @@ reject:
 		if (ctx->mode == GPU_AES_ALG_CTR)
 			gpu_aes_ctr_advance(req->iv, t->len);
 	}
+}
 
-	spin_lock_bh(&ring->lock);
-	list_for_each_entry(rctx, &done, node)
-		gpu_aes_tag_release(ring, &ring->tags[rctx->tag]);
-	gpu_aes_ring_admit(ring, &admitted, &wake);
+int gpu_aes_ring_reap(struct gpu_aes_ring *ring)
+{
+	struct gpu_aes_req_ctx *rctx, *tmp;
+	u32 tail, end, mask, target = 0;
+	bool first = true, wake = false;
+	int accepted = 0, ret = 0;
+
+	for (;;) {
+		LIST_HEAD(admitted);
+		LIST_HEAD(done);
+
+		spin_lock_bh(&ring->lock);
+		if (!ring->attached) {
+			ret = first ? -ENXIO : 0;
+			break;
+		}
+		mask = ring->nr_entries - 1;
+		/* cqes before the tail; pairs with the helper's release. */
+		tail = smp_load_acquire(&ring->hdr->cq_tail);
+		if (tail - ring->cq_head > ring->nr_entries) {
+			gpu_aes_stat_inc(GPU_AES_STAT_REJECTED_COMPLETIONS);
+			ret = -EINVAL;
+			break;
+		}
+		/*
+		 * Everything published before the call is claimed by us or by
+		 * a concurrent reaper; newer cqes are theirs or the next
+		 * call's, so a busy helper cannot keep one caller here.
+		 */
+		if (first)
+			target = tail;
+		first = false;
+		if (tail == ring->cq_head || (s32)(target - ring->cq_head) <= 0)
+			break;
+		end = ring->cq_head + min(tail - ring->cq_head,
+					  GPU_AES_REAP_BATCH);
+		for (; ring->cq_head != end; ring->cq_head++)
+			accepted += gpu_aes_ring_claim_one(ring,
+				&ring->cq[ring->cq_head & mask], &done);
+		/* Our reads of the cqes before the helper may reuse them. */
+		smp_store_release(&ring->hdr->cq_head, ring->cq_head);
+		if (list_empty(&done)) {
+			/* Late completions may have freed space. */
+			gpu_aes_ring_admit(ring, &admitted);
+			spin_unlock_bh(&ring->lock);
+			gpu_aes_ring_post_admitted(ring, &admitted, &wake);
+			continue;
+		}
+		gpu_aes_ring_get(ring);
+		spin_unlock_bh(&ring->lock);
+
+		gpu_aes_ring_copy_out(ring, &done);
+
+		spin_lock_bh(&ring->lock);
+		/* After a detach the table is going away with the tags. */
+		if (ring->attached) {
+			list_for_each_entry(rctx, &done, node)
+				gpu_aes_tag_release(ring,
+						    &ring->tags[rctx->tag]);
+			gpu_aes_ring_admit(ring, &admitted);
+		}
+		spin_unlock_bh(&ring->lock);
+		gpu_aes_ring_put(ring);
+
+		list_for_each_entry_safe(rctx, tmp, &done, node) {
+			list_del(&rctx->node);
+			gpu_aes_req_finish(rctx->req, rctx->status);
+		}
+		gpu_aes_ring_post_admitted(ring, &admitted, &wake);
+	}
 	spin_unlock_bh(&ring->lock);
-
-	list_for_each_entry_safe(rctx, tmp, &done, node) {
-		list_del(&rctx->node);
-		gpu_aes_req_finish(rctx->req, rctx->status);
-	}
-	/*
-	 * Admitted requests are on the ring already, but nothing else can
-	 * complete them before reap_mutex is dropped, so -EINPROGRESS is
-	 * still their first callback.
-	 */
-	list_for_each_entry_safe(rctx, tmp, &admitted, node) {
-		list_del(&rctx->node);
-		rctx->backlogged = false;
-		gpu_aes_req_finish(rctx->req, -EINPROGRESS);
-	}
-	mutex_unlock(&ring->reap_mutex);
 	if (wake)
 		gpu_aes_ring_wake(ring);
-	return accepted;
+	return ret ? ret : accepted;
 }
 
 static void gpu_aes_ring_timeout_fn(struct work_struct *work)
@@ -379,17 +532,23 @@ static void gpu_aes_ring_timeout_fn(struct work_struct *work)
 	LIST_HEAD(expired);
 	struct gpu_aes_tag *t;
 	bool armed = false;
-	u32 i;
+	u32 i, left;
 
-	mutex_lock(&ring->reap_mutex);
+	mutex_lock(&ring->scan_mutex);
 	spin_lock_bh(&ring->lock);
 	if (!ring->attached)
 		goto out;
 	now = jiffies;
-	for (i = ring->tag_tail; i != ring->tag_head; i++) {
+	/*
+	 * Only IN_FLIGHT tags have deadlines (RESERVED ones are still being
+	 * copied in by their submitters); stop after the last of them.
+	 */
+	left = ring->in_flight;
+	for (i = ring->tag_tail; left && i != ring->tag_head; i++) {
 		t = &ring->tags[i & (ring->nr_entries - 1)];
 		if (t->state != GPU_AES_TAG_IN_FLIGHT)
 			continue;
+		left--;
 		if (time_after_eq(now, t->deadline)) {
 			rctx = skcipher_request_ctx(t->req);
 			list_add_tail(&rctx->node, &expired);
@@ -419,8 +578,8 @@ static void gpu_aes_ring_timeout_fn(struct work_struct *work)
 		schedule_delayed_work(&ring->timeout_work, next - now);
 out:
 	spin_unlock_bh(&ring->lock);
+	mutex_unlock(&ring->scan_mutex);
 	gpu_aes_ring_finish_cpu(&expired);
-	mutex_unlock(&ring->reap_mutex);
 }
 
 int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
@@ -444,9 +603,9 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 		goto err;
 	}
 
-	mutex_lock(&ring->reap_mutex);
+	mutex_lock(&ring->setup_mutex);
 	if (ring->attached) {
-		mutex_unlock(&ring->reap_mutex);
+		mutex_unlock(&ring->setup_mutex);
 		ret = -EBUSY;
 		goto err;
 	}
@@ -487,7 +646,7 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	ring->key_gen = key_gen;
 	ring->attached = true;
 	spin_unlock_bh(&ring->lock);
-	mutex_unlock(&ring->reap_mutex);
+	mutex_unlock(&ring->setup_mutex);
 	gpu_aes_stat_inc(GPU_AES_STAT_HELPER_ATTACHES);
 	return 0;
 
@@ -509,14 +668,26 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring)
 	u32 *key_gen;
 	u32 i;
 
-	mutex_lock(&ring->reap_mutex);
+	mutex_lock(&ring->setup_mutex);
 	spin_lock_bh(&ring->lock);
 	if (!ring->attached) {
 		spin_unlock_bh(&ring->lock);
-		mutex_unlock(&ring->reap_mutex);
+		mutex_unlock(&ring->setup_mutex);
 		return;
 	}
+	/* From here nobody takes a new reference. */
 	ring->attached = false;
+	spin_unlock_bh(&ring->lock);
+	/*
+	 * Submitters copying in and reapers copying out use the region and
+	 * the tags without the lock; they see !attached when they come back
+	 * and leave their tags alone.  A reference is held only across a
+	 * copy (submitters may be in softirq and never sleep), so this wait
+	 * is short.
+	 */
+	wait_var_event(&ring->users, !atomic_read(&ring->users));
+
+	spin_lock_bh(&ring->lock);
 	for (i = ring->tag_tail; i != ring->tag_head; i++) {
 		t = &ring->tags[i & (ring->nr_entries - 1)];
 		if (t->state != GPU_AES_TAG_IN_FLIGHT)
@@ -546,8 +717,8 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring)
 	kvfree(tags);
 	kvfree(key_map);
 	kvfree(key_gen);
-	mutex_unlock(&ring->reap_mutex);
-	/* Outside the mutex: the work takes it, and sees !attached. */
+	mutex_unlock(&ring->setup_mutex);
+	/* The work sees !attached and does nothing. */
 	cancel_delayed_work_sync(&ring->timeout_work);
 }
 

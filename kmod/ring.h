@@ -8,14 +8,19 @@
  * play the helper in-kernel.
  *
  * Locking: @lock (a BH-safe spinlock) protects every field below it, so
- * submission works from softirq.  @reap_mutex serialises the sleeping
- * paths that complete requests: reaping, the deadline scan, attach and
- * detach.  A request belongs to whoever moves its tag out of IN_FLIGHT
- * under @lock, so it is completed exactly once.
+ * submission works from softirq.  It is held only for bookkeeping: the
+ * bytes are copied in (by a submitter holding a RESERVED tag) and out (by
+ * a reaper holding COMPLETING tags) without it, so several CPUs submit and
+ * several helper threads reap at once.  Whoever copies holds a reference
+ * in @users, taken under @lock while @attached; detach waits for it to
+ * drop to zero before the tag table and region go away.  A request
+ * belongs to whoever moves its tag out of IN_FLIGHT under @lock, so it is
+ * completed exactly once.
  */
 #ifndef GPU_AES_RING_H
 #define GPU_AES_RING_H
 
+#include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -31,6 +36,9 @@ struct skcipher_request;
 /**
  * enum gpu_aes_tag_state - life of a tag.
  * @GPU_AES_TAG_FREE: not allocated.
+ * @GPU_AES_TAG_RESERVED: space and key slot taken; its submitter copies the
+ *	source in without the lock and then posts it.  Never expires: the
+ *	request is not on the ring yet.
  * @GPU_AES_TAG_IN_FLIGHT: posted, owned by the ring.
  * @GPU_AES_TAG_TIMED_OUT: its request was completed on the CPU; the tag and
  *	data space stay reserved until the helper completes it or detaches.
@@ -40,6 +48,7 @@ struct skcipher_request;
  */
 enum gpu_aes_tag_state {
 	GPU_AES_TAG_FREE,
+	GPU_AES_TAG_RESERVED,
 	GPU_AES_TAG_IN_FLIGHT,
 	GPU_AES_TAG_TIMED_OUT,
 	GPU_AES_TAG_COMPLETING,
@@ -48,12 +57,14 @@ enum gpu_aes_tag_state {
 
 /**
  * struct gpu_aes_tag - kernel-private state of one ring entry.
- * @req: the request while IN_FLIGHT or COMPLETING, else NULL.
+ * @req: the request while RESERVED, IN_FLIGHT or COMPLETING, else NULL.
  * @end: byte-ring position just past this tag's data space.
  * @data_off: offset of the request's bytes in the data area.
  * @len: request length.
  * @deadline: jiffies after which the request is recomputed on the CPU.
  * @seq: bumped on every use; a completion must echo it.
+ * @key_gen: key table generation the sqe names (taken at reservation).
+ * @key_slot: key table slot the sqe names.
  * @state: enum gpu_aes_tag_state.
  */
 struct gpu_aes_tag {
@@ -63,18 +74,26 @@ struct gpu_aes_tag {
 	u32 len;
 	unsigned long deadline;
 	u32 seq;
+	u32 key_gen;
+	u16 key_slot;
 	u8 state;
 };
 
 /**
  * struct gpu_aes_ring - one attachable ring.
  * @lock: protects everything from @attached on.
- * @reap_mutex: serialises reap, deadline scan, attach and detach.
+ * @setup_mutex: serialises attach and detach.
+ * @scan_mutex: held by the deadline scan; KUnit holds it to keep requests
+ *	from expiring while a test submits.
+ * @users: submitters and reapers working on the region outside @lock.
  * @wq: the helper's poll() waits here.
  * @timeout_work: deadline scan, queued while requests are in flight or
  *	backlogged.
  * @kick: optional; called (atomic context, no lock held) whenever the
  *	helper would be woken, so an in-kernel test helper can schedule work.
+ * @mid_copy: optional, for KUnit; called with no lock held and a reference
+ *	in @users, just before a submitter copies in (@out false) or a reaper
+ *	copies out (@out true), so a test can hold one there.
  * @attached: a region is attached.
  * @attach_gen: bumped on every detach; key slots of older generations are
  *	stale.
@@ -105,10 +124,13 @@ struct gpu_aes_tag {
  */
 struct gpu_aes_ring {
 	spinlock_t lock;		/* the state from @attached on */
-	struct mutex reap_mutex;	/* reap, timeout scan, attach, detach */
+	struct mutex setup_mutex;	/* attach vs detach */
+	struct mutex scan_mutex;	/* the deadline scan */
+	atomic_t users;
 	wait_queue_head_t wq;
 	struct delayed_work timeout_work;
 	void (*kick)(struct gpu_aes_ring *ring);
+	void (*mid_copy)(struct gpu_aes_ring *ring, bool out);
 
 	bool attached;
 	u32 attach_gen;
@@ -139,6 +161,12 @@ extern struct gpu_aes_ring gpu_aes_ring;
 
 /* gpu_aes_ring_submit() result: run the request on the CPU instead. */
 #define GPU_AES_RING_FALLBACK	1
+
+/*
+ * cqes one reaper claims per lock hold: bounds the lock hold time and lets
+ * concurrent reapers share a burst of completions.
+ */
+#define GPU_AES_REAP_BATCH	32U
 
 /**
  * gpu_aes_ring_init() - initialise an unattached ring.
@@ -175,10 +203,11 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
  * gpu_aes_ring_detach() - detach the region.
  * @ring: the ring.
  *
- * Stops new submissions, recomputes every in-flight and backlogged request
- * on the CPU and completes it, wipes the key table.  When it returns the
- * kernel no longer touches the region, which the caller may unmap.  May
- * sleep.  A no-op on an unattached ring.
+ * Stops new submissions, waits for submitters still copying in and
+ * reapers still copying out, recomputes every in-flight and backlogged
+ * request on the CPU and completes it, wipes the key table.  When it
+ * returns the kernel no longer touches the region, which the caller may
+ * unmap.  May sleep.  A no-op on an unattached ring.
  */
 void gpu_aes_ring_detach(struct gpu_aes_ring *ring);
 
@@ -188,11 +217,13 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring);
  * @req: the request (gpu_aes request context, key set, cryptlen > 0).
  * @why: out, for GPU_AES_RING_FALLBACK: the reason.
  *
- * Copies the source into the data area, writes the sqe and publishes it.
- * Any context up to softirq; never sleeps or allocates.
+ * Reserves space under the lock, copies the source into the data area
+ * without it, then writes the sqe and publishes it.  Any context up to
+ * softirq; never sleeps or allocates.
  *
  * Return: -EINPROGRESS (posted), -EBUSY (backlogged) or
- * GPU_AES_RING_FALLBACK (the caller must run it on the CPU).
+ * GPU_AES_RING_FALLBACK (the caller must run it on the CPU; also when the
+ * ring was detached during the copy).
  */
 int gpu_aes_ring_submit(struct gpu_aes_ring *ring,
 			struct skcipher_request *req,
@@ -202,15 +233,19 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring,
  * gpu_aes_ring_reap() - process completions up to the helper's cq_tail.
  * @ring: the ring.
  *
- * Validates each cqe against the tag table, copies results out, sets the
- * output IV, completes the requests (BHs disabled around the callbacks),
- * releases their space and admits backlogged requests.  If cq_tail is more
- * than nr_entries ahead of cq_head the whole batch is rejected: it counts
- * once in rejected_completions, cq_head does not move and the requests
- * are left to their deadlines.  May sleep.
+ * Claims cqes in chunks of at most GPU_AES_REAP_BATCH under the lock,
+ * validating each against the tag table, then copies results out, sets the
+ * output IV and completes the requests (BHs disabled around the callbacks)
+ * without it, releases their space and admits backlogged requests.  Goes
+ * on until cq_head has passed the cq_tail read first; other callers may
+ * claim chunks in between (several helper threads may call this at once).
+ * If cq_tail is more than nr_entries ahead of cq_head the chunk is
+ * rejected: it counts once in rejected_completions, cq_head does not move
+ * and the requests are left to their deadlines.  May sleep.
  *
  * Return: number of completions accepted, -ENXIO if not attached, -EINVAL
- * for an impossible cq_tail.
+ * for an impossible cq_tail (chunks claimed before it are still
+ * completed).
  */
 int gpu_aes_ring_reap(struct gpu_aes_ring *ring);
 

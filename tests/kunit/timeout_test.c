@@ -21,17 +21,17 @@
 /*
  * With a 10 ms deadline the first request could expire (and stall the
  * ring) before the last is submitted on a loaded host.  The deadline scan
- * takes reap_mutex and submission does not, so holding it makes the
+ * takes scan_mutex and submission does not, so holding it makes the
  * submissions of a test land before any expiry, whatever the scheduling.
  */
 static void gt_hold_deadlines(void)
 {
-	mutex_lock(&gpu_aes_ring.reap_mutex);
+	mutex_lock(&gpu_aes_ring.scan_mutex);
 }
 
 static void gt_release_deadlines(void)
 {
-	mutex_unlock(&gpu_aes_ring.reap_mutex);
+	mutex_unlock(&gpu_aes_ring.scan_mutex);
 }
 
 static void gpu_aes_timeout_recompute_then_late(struct kunit *test)
