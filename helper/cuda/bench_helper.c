@@ -7,14 +7,23 @@
  * GB from getrusage), and QD1 round-trip latency, with the GPU taking every
  * batch and with SSLShader's policy (lone small batches on the CPU).
  *
- * "helper" copies in on the submitting thread and out on the reaping thread
- * (gpu_aes_producer_submit, as the kernel does: it copies out in
- * GPU_AES_IOC_COMPLETE on the helper's thread).  "helper-zc" reserves
- * space, copies the input in and posts, and leaves the output in the data
- * area: the same ring, core and backend without the single-threaded
- * copy-out, which is what bounds "helper" (see docs/benchmarks.md).
- * "helper-nocopy" posts without writing the input at all: ring, core,
- * backend and GPU alone, to locate the bound.
+ * "helper" copies in on the submitting thread and out on the reaping
+ * threads (gpu_aes_producer_submit, as the kernel does: it copies out in
+ * GPU_AES_IOC_COMPLETE, which several helper threads enter at once, one
+ * per finished batch).  "helper-zc" reserves space, copies the input in
+ * and posts, and leaves the output in the data area.  "helper-nocopy"
+ * posts without writing the input at all: ring, core, backend and GPU
+ * alone, to locate the bound.
+ *
+ * Each producer thread owns its state on its own cache lines and a pool of
+ * destination buffers used round robin (distinct pages per request, as a
+ * consumer's requests have; one shared scratch buffer would make the
+ * reapers' copies fight over the same lines).  Submitters block only when
+ * the ring or the data area is full; the producer wakes them once per
+ * released chunk, not per request.
+ *
+ * GPU_AES_BENCH_BACKEND=cpu runs the same path on the cpu backend (for
+ * profiling the host side on machines without a GPU).
  */
 #include "bench.h"
 
@@ -28,37 +37,40 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+/* Destination bytes per producer thread, split into its pool. */
+#define DST_POOL_BYTES	(16U << 20)
+#define DST_POOL_MAX	256U
+
 struct dq_thread {
 	struct gpu_aes_producer *p;
 	uint32_t len;
 	double end;
-	uint64_t done;		/* completions, written by callbacks */
-	uint64_t errors;
 	int zc;
 	pthread_t tid;
-};
+	uint8_t *src, *dst;	/* dst: npool buffers of len */
+	uint32_t npool;
+	uint64_t errors;	/* this thread's */
+	/* Written by the reaping threads: a line of its own. */
+	uint64_t done __attribute__((aligned(64)));
+	uint64_t cb_errors;
+} __attribute__((aligned(64)));
 
 static void dq_cb(void *cookie, int status)
 {
 	struct dq_thread *t = cookie;
 
 	if (status)
-		__atomic_add_fetch(&t->errors, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&t->cb_errors, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&t->done, 1, __ATOMIC_RELAXED);
 }
 
 static void *dq_main(void *arg)
 {
 	struct dq_thread *t = arg;
-	uint8_t *src = malloc(t->len), *dst = malloc(t->len);
+	uint32_t npool = t->npool, next = 0;
+	uint8_t *src = t->src, *dst = t->dst;
 	uint8_t iv[16];
 
-	if (!src || !dst) {
-		t->errors++;
-		goto out;
-	}
-	for (uint32_t i = 0; i < t->len; i++)
-		src[i] = (uint8_t)(i * 7 + 1);
 	memset(iv, 0x3c, sizeof(iv));
 	while (bench_now() < t->end) {
 		struct gpu_aes_producer_buf b;
@@ -88,18 +100,18 @@ static void *dq_main(void *arg)
 			}
 			continue;
 		}
-		/* dst is scratch: every completion may overwrite it. */
+		/* The pool is scratch: a slow completion may be overtaken. */
 		if (gpu_aes_producer_submit_wait(t->p, GPU_AES_ALG_CTR,
 						 GPU_AES_DIR_ENCRYPT, 0, iv,
-						 src, dst, t->len, dq_cb, t)) {
+						 src,
+						 dst + (size_t)next * t->len,
+						 t->len, dq_cb, t)) {
 			t->errors++;
 			break;
 		}
+		next = next + 1 == npool ? 0 : next + 1;
 	}
 	gpu_aes_producer_wait_idle(t->p);
-out:
-	free(src);
-	free(dst);
 	return NULL;
 }
 
@@ -116,7 +128,7 @@ static int deep_queue(struct gpu_aes_producer *p, const struct bench_opts *o,
 		      uint32_t len, unsigned int nthreads, int zc,
 		      const char *label)
 {
-	struct dq_thread *t = calloc(nthreads, sizeof(*t));
+	struct dq_thread *t = aligned_alloc(64, nthreads * sizeof(*t));
 	struct gpu_aes_producer_stats s0, s1;
 	struct bench_result r;
 	uint64_t done = 0, errors = 0;
@@ -124,6 +136,24 @@ static int deep_queue(struct gpu_aes_producer *p, const struct bench_opts *o,
 
 	if (!t)
 		return -1;
+	memset(t, 0, nthreads * sizeof(*t));
+	/* Buffers allocated and touched before the clock starts. */
+	for (unsigned int i = 0; i < nthreads; i++) {
+		uint32_t npool = DST_POOL_BYTES / len;
+
+		npool = npool > DST_POOL_MAX ? DST_POOL_MAX :
+			npool < 2 ? 2 : npool;
+		t[i].npool = npool;
+		t[i].src = malloc(len);
+		t[i].dst = malloc((size_t)npool * len);
+		if (!t[i].src || !t[i].dst) {
+			nthreads = i + 1;
+			goto out;
+		}
+		for (uint32_t j = 0; j < len; j++)
+			t[i].src[j] = (uint8_t)(j * 7 + 1);
+		memset(t[i].dst, 0, (size_t)npool * len);
+	}
 	gpu_aes_producer_get_stats(p, &s0);
 	c0 = cpu_seconds();
 	t0 = bench_now();
@@ -138,7 +168,7 @@ static int deep_queue(struct gpu_aes_producer *p, const struct bench_opts *o,
 	for (unsigned int i = 0; i < nthreads; i++) {
 		pthread_join(t[i].tid, NULL);
 		done += t[i].done;
-		errors += t[i].errors;
+		errors += t[i].errors + t[i].cb_errors;
 	}
 	t1 = bench_now();
 	c1 = cpu_seconds();
@@ -157,8 +187,101 @@ static int deep_queue(struct gpu_aes_producer *p, const struct bench_opts *o,
 				 (s1.batches - s0.batches) : 0.0,
 		 (unsigned long long)errors);
 	bench_add(&r);
+out:
+	for (unsigned int i = 0; i < nthreads; i++) {
+		free(t[i].src);
+		free(t[i].dst);
+	}
 	free(t);
-	return errors ? -1 : 0;
+	return errors || !done ? -1 : 0;
+}
+
+/*
+ * The host's own copy bandwidth, the bound of any path that copies each
+ * byte in and out on the CPU: threads memcpy len-byte blocks between
+ * buffers much larger than the caches, as the producer's copies do.
+ */
+struct hc_thread {
+	uint8_t *src, *dst;
+	size_t size;
+	uint32_t len;
+	double end;
+	uint64_t bytes;
+	pthread_t tid;
+} __attribute__((aligned(64)));
+
+static void *hc_main(void *arg)
+{
+	struct hc_thread *t = arg;
+	size_t off = 0;
+
+	while (bench_now() < t->end) {
+		for (int i = 0; i < 64; i++) {
+			memcpy(t->dst + off, t->src + off, t->len);
+			off = off + 2 * t->len > t->size ? 0 : off + t->len;
+			t->bytes += t->len;
+		}
+	}
+	return NULL;
+}
+
+static int host_copy(const struct bench_opts *o, uint32_t len,
+		     unsigned int nthreads)
+{
+	struct hc_thread *t = aligned_alloc(64, nthreads * sizeof(*t));
+	struct bench_result r;
+	uint64_t bytes = 0;
+	unsigned int i, n = 0;
+	double t0, t1;
+	int err = 0;
+
+	if (!t)
+		return -1;
+	memset(t, 0, nthreads * sizeof(*t));
+	for (i = 0; i < nthreads; i++) {
+		t[i].size = 64U << 20;
+		t[i].len = len;
+		t[i].src = malloc(t[i].size);
+		t[i].dst = malloc(t[i].size);
+		if (!t[i].src || !t[i].dst) {
+			err = -1;
+			n = i + 1;
+			goto out;
+		}
+		memset(t[i].src, 0x5a, t[i].size);
+		memset(t[i].dst, 0, t[i].size);
+	}
+	n = nthreads;
+	t0 = bench_now();
+	for (i = 0; i < n; i++) {
+		t[i].end = t0 + o->seconds;
+		if (pthread_create(&t[i].tid, NULL, hc_main, &t[i])) {
+			n = i;
+			err = -1;
+			break;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(t[i].tid, NULL);
+		bytes += t[i].bytes;
+	}
+	t1 = bench_now();
+	memset(&r, 0, sizeof(r));
+	snprintf(r.path, sizeof(r.path), "host-memcpy");
+	snprintf(r.alg, sizeof(r.alg), "memcpy");
+	r.size = len;
+	r.gbps = bytes / (t1 - t0) / 1e9;
+	r.rps = bytes / len / (t1 - t0);
+	snprintf(r.note, sizeof(r.note), "%u thr, 64 MiB buffers each", n);
+	bench_add(&r);
+	n = nthreads;
+out:
+	for (i = 0; i < n; i++) {
+		free(t[i].src);
+		free(t[i].dst);
+	}
+	free(t);
+	return err;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -226,14 +349,16 @@ static int open_producer(const struct bench_opts *o, unsigned int spin_us,
 	cfg.nr_entries = 4096;
 	cfg.nr_keys = 64;
 	cfg.data_size = 512U << 20;
-	cfg.backend = "cuda";
+	cfg.backend = getenv("GPU_AES_BENCH_BACKEND") ?
+		      getenv("GPU_AES_BENCH_BACKEND") : "cuda";
+	cfg.backend_cfg.threads = o->threads ? o->threads : 2;
 	cfg.backend_cfg.gpus = o->gpus;
 	cfg.spin_us = spin_us;
 	cfg.max_inflight = 8;
 	err = gpu_aes_producer_create(&cfg, p);
 	if (err) {
-		fprintf(stderr, "bench: producer with cuda backend: %s\n",
-			strerror(-err));
+		fprintf(stderr, "bench: producer with %s backend: %s\n",
+			cfg.backend, strerror(-err));
 		return err;
 	}
 	for (int i = 0; i < 32; i++)
@@ -257,6 +382,15 @@ int bench_helper(const struct bench_opts *o)
 	/* Leave cores to the core and completion threads. */
 	if (nthreads > 8)
 		nthreads = 8;
+	/* Copy bandwidth: 1 thread, the producer threads, every core. */
+	if (o->req_max >= 65536) {
+		unsigned int all = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
+
+		err |= host_copy(o, 65536, 1);
+		err |= host_copy(o, 65536, nthreads);
+		if (all != nthreads)
+			err |= host_copy(o, 65536, all);
+	}
 	if (open_producer(o, 50, &p))
 		return -1;
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)

@@ -40,6 +40,11 @@ def main():
         ax.axhline(both[0] / 2, color="grey", linestyle="--",
                    label="PCIe bound: (H2D+D2H at once) / 2 = %.0f GB/s"
                    % (both[0] / 2))
+    copy = [r["gbps"] for r in res if r["path"] == "host-memcpy"]
+    if copy:
+        ax.axhline(max(copy) / 2, color="brown", linestyle=":",
+                   label="host copy bound: memcpy on all cores / 2 "
+                   "(in + out) = %.0f GB/s" % (max(copy) / 2))
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("request / launch size (bytes)")

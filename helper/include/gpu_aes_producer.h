@@ -16,7 +16,9 @@
  *
  * Threads: every function may be called from any number of threads at
  * once, except destroy.  Callbacks run on the thread that reaps (the core's
- * or a backend's); they may call the non-blocking submit/reserve/post but
+ * or a backend's; several reap at once, as several helper threads may be in
+ * GPU_AES_IOC_COMPLETE, each on its own chunk of completions, so callbacks
+ * of different requests run concurrently); they may call the non-blocking submit/reserve/post but
  * must not block (no submit_wait, run or wait_idle from a callback: the
  * completions those wait for are delivered by the very thread they block).
  *

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -15,10 +16,13 @@
 
 struct core_batch {
 	struct gpu_aes_batch b;
-	struct core_batch *next_free;
+	int busy;		/* atomic: handed to the backend */
 };
 
-struct gpu_aes_core {
+#define CACHELINE	64
+
+/* Padding is deliberate: each side's hot fields on their own cache line. */
+struct gpu_aes_core { /* NOLINT(clang-analyzer-optin.performance.Padding) */
 	const struct gpu_aes_region *r;
 	struct gpu_aes_region_hdr *hdr;
 	const struct gpu_aes_backend_ops *ops;
@@ -28,6 +32,7 @@ struct gpu_aes_core {
 	uint32_t max_batch;
 	unsigned int max_inflight;
 	uint32_t mask;
+	struct core_batch *batches;
 
 	int stop_fd;
 	int stop;		/* atomic */
@@ -35,17 +40,28 @@ struct gpu_aes_core {
 
 	/* Core thread only. */
 	uint32_t sq_head;
+	uint32_t cq_reserved;	/* CQ positions promised to taken entries */
 	struct gpu_aes_segment *invalid;	/* max_batch entries */
 
-	/* Completion side, shared with the backend's threads. */
-	pthread_mutex_t lock;
-	pthread_cond_t freed;		/* a batch finished */
-	uint32_t cq_tail;
-	uint32_t inflight_segs;		/* taken, completion not yet posted */
-	unsigned int inflight_batches;
-	struct core_batch *batches;
-	struct core_batch *free_list;
-	struct gpu_aes_core_stats stats;
+	/*
+	 * Completion side.  Any number of threads post at once: each claims
+	 * its CQ positions with one fetch-add on cq_claim, writes them, then
+	 * publishes cq_tail in claim order (cq_pub), so the producer never
+	 * sees an entry that is not written yet.  Nothing is locked there.
+	 */
+	uint32_t cq_claim __attribute__((aligned(CACHELINE)));	/* atomic */
+	uint32_t cq_pub __attribute__((aligned(CACHELINE)));	/* atomic */
+	unsigned int inflight_batches __attribute__((aligned(CACHELINE)));
+
+	/*
+	 * The core thread sleeps here only when every batch is in flight or
+	 * the CQ is full; done() takes the lock only when it sees waiting.
+	 */
+	pthread_mutex_t lock __attribute__((aligned(CACHELINE)));
+	pthread_cond_t freed;
+	int waiting;		/* atomic */
+
+	struct gpu_aes_core_stats stats __attribute__((aligned(CACHELINE)));
 };
 
 static uint32_t load_acquire(const uint32_t *p)
@@ -141,13 +157,34 @@ static void notify(struct gpu_aes_core *c)
 		set_error(c, err);
 }
 
-/* Writes completions in the order given; called with c->lock held. */
-static void post_locked(struct gpu_aes_core *c,
-			const struct gpu_aes_segment *segs, uint32_t nr)
+static void stat_add(uint64_t *v, uint64_t n)
 {
-	uint32_t i, tail = c->cq_tail;
+	__atomic_add_fetch(v, n, __ATOMIC_RELAXED);
+}
 
-	for (i = 0; i < nr; i++, tail++) {
+/*
+ * Writes completions in the order given at positions claimed for them, and
+ * publishes cq_tail once every earlier claimer has published: a later
+ * claimer never exposes an earlier claimer's unwritten entries.  The wait
+ * covers only another thread's few stores between its claim and its
+ * publish; yield in case that thread was preempted there.
+ */
+static void post(struct gpu_aes_core *c, const struct gpu_aes_segment *segs,
+		 uint32_t nr)
+{
+	uint32_t i, start, tail;
+	unsigned int spins = 0;
+
+	if (!nr)
+		return;
+	/*
+	 * acq_rel: positions are claimed in completion order, not in the order
+	 * room was reserved, so our positions may have been freed by a reap the
+	 * core saw only before a later batch; that batch's claim (earlier in
+	 * cq_claim's order) carries the ordering to us.
+	 */
+	start = __atomic_fetch_add(&c->cq_claim, nr, __ATOMIC_ACQ_REL);
+	for (i = 0, tail = start; i < nr; i++, tail++) {
 		struct gpu_aes_cqe *e = &c->r->cq[tail & c->mask];
 
 		e->tag = segs[i].tag;
@@ -155,10 +192,28 @@ static void post_locked(struct gpu_aes_core *c,
 		e->status = segs[i].status;
 		e->reserved = 0;
 	}
-	c->cq_tail = tail;
+	while (__atomic_load_n(&c->cq_pub, __ATOMIC_ACQUIRE) != start) {
+		if (++spins < 256)
+			cpu_relax();
+		else
+			sched_yield();
+	}
 	store_release(&c->hdr->cq_tail, tail);
-	c->inflight_segs -= nr;
-	c->stats.requests += nr;
+	store_release(&c->cq_pub, tail);
+	stat_add(&c->stats.requests, nr);
+}
+
+/* Wakes the core thread if it sleeps in reserve(); cheap when it does not. */
+static void wake_core(struct gpu_aes_core *c)
+{
+	/* Pairs with the fence in reserve(): either it sees our change or we
+	 * see its flag. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&c->waiting, __ATOMIC_RELAXED))
+		return;
+	pthread_mutex_lock(&c->lock);
+	pthread_cond_broadcast(&c->freed);
+	pthread_mutex_unlock(&c->lock);
 }
 
 static void batch_done(struct gpu_aes_batch *b)
@@ -166,49 +221,72 @@ static void batch_done(struct gpu_aes_batch *b)
 	struct core_batch *cb = (struct core_batch *)b;
 	struct gpu_aes_core *c = b->owner;
 
-	pthread_mutex_lock(&c->lock);
-	post_locked(c, b->segs, b->nr);
-	c->stats.bytes += b->bytes;
-	c->inflight_batches--;
-	cb->next_free = c->free_list;
-	c->free_list = cb;
-	pthread_cond_broadcast(&c->freed);
-	pthread_mutex_unlock(&c->lock);
+	post(c, b->segs, b->nr);
+	stat_add(&c->stats.bytes, b->bytes);
+	/* The batch may be reused as soon as busy drops. */
+	__atomic_store_n(&cb->busy, 0, __ATOMIC_RELEASE);
+	__atomic_sub_fetch(&c->inflight_batches, 1, __ATOMIC_RELEASE);
+	/* Reaping frees CQ room: wake the core after, not before. */
 	notify(c);
+	wake_core(c);
 }
 
 /*
  * Room in the CQ for entries not yet taken: every taken entry will post a
- * completion, so count those too.  A producer that reports having reaped
- * more than was posted gets no room at all.
+ * completion, so count those too (cq_reserved runs ahead of cq_tail).  A
+ * producer that reports having reaped more than was posted gets no room
+ * at all.
  */
-static uint32_t cq_room_locked(struct gpu_aes_core *c)
+static uint32_t cq_room(struct gpu_aes_core *c)
 {
-	uint32_t used = c->cq_tail - load_acquire(&c->hdr->cq_head);
+	uint32_t head = load_acquire(&c->hdr->cq_head);
+	uint32_t pub = load_acquire(&c->cq_pub);
+	uint32_t used = c->cq_reserved - head;
 
-	if (used > c->r->nr_entries ||
-	    c->inflight_segs > c->r->nr_entries - used)
+	if (pub - head > c->r->nr_entries || used > c->r->nr_entries)
 		return 0;
-	return c->r->nr_entries - used - c->inflight_segs;
+	return c->r->nr_entries - used;
+}
+
+static struct core_batch *free_batch(struct gpu_aes_core *c)
+{
+	for (unsigned int i = 0; i < c->max_inflight; i++)
+		if (!__atomic_load_n(&c->batches[i].busy, __ATOMIC_ACQUIRE))
+			return &c->batches[i];
+	return NULL;
 }
 
 /*
  * Gets a free batch and CQ room for at least one entry.  Returns NULL when
- * asked to stop first.  Called and returns with c->lock held.
+ * asked to stop first.  Core thread only.
  */
-static struct core_batch *reserve_locked(struct gpu_aes_core *c,
-					 uint32_t *room)
+static struct core_batch *reserve(struct gpu_aes_core *c, uint32_t *room)
 {
 	for (;;) {
 		struct pollfd pfd = { .fd = c->stop_fd, .events = POLLIN };
+		struct core_batch *cb;
 
 		if (stopping(c))
 			return NULL;
-		*room = cq_room_locked(c);
-		if (c->free_list && *room)
-			break;
-		if (c->inflight_batches) {
-			pthread_cond_wait(&c->freed, &c->lock);
+		*room = cq_room(c);
+		cb = free_batch(c);
+		if (cb && *room)
+			return cb;
+		if (__atomic_load_n(&c->inflight_batches, __ATOMIC_ACQUIRE)) {
+			/*
+			 * Announce the sleep, then look again under the lock
+			 * that done() takes to wake us: no lost wake-up.
+			 */
+			pthread_mutex_lock(&c->lock);
+			__atomic_store_n(&c->waiting, 1, __ATOMIC_RELAXED);
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+			if (!stopping(c) &&
+			    __atomic_load_n(&c->inflight_batches,
+					    __ATOMIC_ACQUIRE) &&
+			    !(free_batch(c) && cq_room(c)))
+				pthread_cond_wait(&c->freed, &c->lock);
+			__atomic_store_n(&c->waiting, 0, __ATOMIC_RELAXED);
+			pthread_mutex_unlock(&c->lock);
 			continue;
 		}
 		/*
@@ -216,16 +294,11 @@ static struct core_batch *reserve_locked(struct gpu_aes_core *c,
 		 * reaped.  Ring it (the kernel reaps in that call), then
 		 * back off briefly so a stuck producer costs no CPU.
 		 */
-		pthread_mutex_unlock(&c->lock);
 		notify(c);
-		pthread_mutex_lock(&c->lock);
-		if (cq_room_locked(c))
+		if (cq_room(c))
 			continue;
-		pthread_mutex_unlock(&c->lock);
 		poll(&pfd, 1, 1);
-		pthread_mutex_lock(&c->lock);
 	}
-	return c->free_list;
 }
 
 /* Takes every pending entry (up to max_batch); returns how many. */
@@ -242,19 +315,13 @@ static uint32_t take_batch(struct gpu_aes_core *c)
 	if (pending > c->r->nr_entries)
 		pending = c->r->nr_entries;
 
-	pthread_mutex_lock(&c->lock);
-	cb = reserve_locked(c, &room);
-	if (!cb) {
-		pthread_mutex_unlock(&c->lock);
+	cb = reserve(c, &room);
+	if (!cb)
 		return 0;
-	}
-	c->free_list = cb->next_free;
-	c->inflight_batches++;
 	n = pending < room ? pending : room;
 	if (n > c->max_batch)
 		n = c->max_batch;
-	c->inflight_segs += n;
-	pthread_mutex_unlock(&c->lock);
+	c->cq_reserved += n;
 
 	b = &cb->b;
 	b->nr = 0;
@@ -276,22 +343,15 @@ static uint32_t take_batch(struct gpu_aes_core *c)
 	c->sq_head += n;
 	store_release(&c->hdr->sq_head, c->sq_head);
 
-	if (nr_invalid || !b->nr) {
-		pthread_mutex_lock(&c->lock);
-		post_locked(c, c->invalid, nr_invalid);
-		c->stats.invalid += nr_invalid;
-		if (!b->nr) {
-			c->inflight_batches--;
-			cb->next_free = c->free_list;
-			c->free_list = cb;
-		}
-		pthread_mutex_unlock(&c->lock);
+	if (nr_invalid) {
+		post(c, c->invalid, nr_invalid);
+		stat_add(&c->stats.invalid, nr_invalid);
 		notify(c);
 	}
 	if (b->nr) {
-		pthread_mutex_lock(&c->lock);
-		c->stats.batches++;
-		pthread_mutex_unlock(&c->lock);
+		__atomic_store_n(&cb->busy, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&c->inflight_batches, 1, __ATOMIC_RELAXED);
+		stat_add(&c->stats.batches, 1);
 		c->ops->submit(c->be, b);
 	}
 	return n;
@@ -334,15 +394,9 @@ int gpu_aes_core_run(struct gpu_aes_core *c)
 
 		if (take_batch(c) || spin_for_work(c))
 			continue;
-		if (c->ops->idle) {
-			int idle;
-
-			pthread_mutex_lock(&c->lock);
-			idle = !c->inflight_batches;
-			pthread_mutex_unlock(&c->lock);
-			if (idle)
-				c->ops->idle(c->be);
-		}
+		if (c->ops->idle &&
+		    !__atomic_load_n(&c->inflight_batches, __ATOMIC_ACQUIRE))
+			c->ops->idle(c->be);
 		/*
 		 * io_uring's SQPOLL handshake: announce the sleep, then look
 		 * again.  The full barrier pairs with the producer's between
@@ -355,9 +409,7 @@ int gpu_aes_core_run(struct gpu_aes_core *c)
 			set_flags(c, 0);
 			continue;
 		}
-		pthread_mutex_lock(&c->lock);
-		c->stats.sleeps++;
-		pthread_mutex_unlock(&c->lock);
+		stat_add(&c->stats.sleeps, 1);
 		err = c->t->ops->wait(c->t, c->stop_fd);
 		set_flags(c, 0);
 		if (err)
@@ -365,10 +417,8 @@ int gpu_aes_core_run(struct gpu_aes_core *c)
 	}
 	/* Every batch handed out gets its completions posted and notified. */
 	c->ops->drain(c->be);
-	pthread_mutex_lock(&c->lock);
-	while (c->inflight_batches)
-		pthread_cond_wait(&c->freed, &c->lock);
-	pthread_mutex_unlock(&c->lock);
+	while (__atomic_load_n(&c->inflight_batches, __ATOMIC_ACQUIRE))
+		sched_yield();	/* drain() returned: only a contract breach */
 	return __atomic_load_n(&c->err, __ATOMIC_RELAXED);
 }
 
@@ -386,9 +436,13 @@ void gpu_aes_core_stop(struct gpu_aes_core *c)
 void gpu_aes_core_get_stats(struct gpu_aes_core *c,
 			    struct gpu_aes_core_stats *s)
 {
-	pthread_mutex_lock(&c->lock);
-	*s = c->stats;
-	pthread_mutex_unlock(&c->lock);
+	const struct gpu_aes_core_stats *v = &c->stats;
+
+	s->batches = __atomic_load_n(&v->batches, __ATOMIC_RELAXED);
+	s->requests = __atomic_load_n(&v->requests, __ATOMIC_RELAXED);
+	s->bytes = __atomic_load_n(&v->bytes, __ATOMIC_RELAXED);
+	s->invalid = __atomic_load_n(&v->invalid, __ATOMIC_RELAXED);
+	s->sleeps = __atomic_load_n(&v->sleeps, __ATOMIC_RELAXED);
 }
 
 void gpu_aes_core_destroy(struct gpu_aes_core *c)
@@ -417,9 +471,9 @@ int gpu_aes_core_create(const struct gpu_aes_region *r,
 	struct gpu_aes_core *c;
 	unsigned int i;
 
-	c = calloc(1, sizeof(*c));
-	if (!c)
+	if (posix_memalign((void **)&c, CACHELINE, sizeof(*c)))
 		return -ENOMEM;
+	memset(c, 0, sizeof(*c));
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->freed, NULL);
 	c->r = r;
@@ -435,7 +489,9 @@ int gpu_aes_core_create(const struct gpu_aes_region *r,
 			  DEFAULT_INFLIGHT;
 	/* Resume where the ring is (a fresh region starts at zero). */
 	c->sq_head = r->hdr->sq_head;
-	c->cq_tail = r->hdr->cq_tail;
+	c->cq_claim = r->hdr->cq_tail;
+	c->cq_pub = c->cq_claim;
+	c->cq_reserved = c->cq_claim;
 	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	c->invalid = calloc(c->max_batch, sizeof(*c->invalid));
 	c->batches = calloc(c->max_inflight, sizeof(*c->batches));
@@ -449,8 +505,6 @@ int gpu_aes_core_create(const struct gpu_aes_region *r,
 			goto fail;
 		cb->b.done = batch_done;
 		cb->b.owner = c;
-		cb->next_free = c->free_list;
-		c->free_list = cb;
 	}
 	*out = c;
 	return 0;

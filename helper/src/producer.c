@@ -21,9 +21,23 @@
 
 enum tag_state { TAG_FREE, TAG_RESERVED, TAG_POSTED, TAG_REAPING };
 
+#define CACHELINE	64
+/* CQEs one reaper claims at a time (the kernel's chunk per lock hold). */
+#define REAP_CHUNK	32
+
+/*
+ * A tag's sequence number and state share one word: a reaper moves
+ * POSTED -> REAPING with one compare-and-swap of (seq, POSTED), so two
+ * reapers holding duplicate completions cannot both win, and a stale one
+ * cannot win against a reused tag.  Every other transition runs under
+ * p->lock.
+ */
+#define SW(seq, state)	((uint64_t)(seq) << 32 | (state))
+#define SW_SEQ(sw)	((uint32_t)((sw) >> 32))
+#define SW_STATE(sw)	((uint32_t)(sw))
+
 struct ptag {
-	uint32_t seq;
-	uint32_t state;
+	uint64_t sw;		/* atomic: SW(seq, state) */
 	uint32_t fifo_pos;	/* its entry in the data fifo */
 	uint32_t len;
 	uint64_t data_off;
@@ -38,12 +52,8 @@ struct fifo_ent {
 	int done;
 };
 
-struct reaped {
-	uint32_t tag;
-	int32_t status;
-};
-
-struct gpu_aes_producer {
+/* Padding is deliberate: submit and reap sides on their own cache lines. */
+struct gpu_aes_producer { /* NOLINT(clang-analyzer-optin.performance.Padding) */
 	struct gpu_aes_region r;
 	const struct gpu_aes_backend_ops *ops;
 	struct gpu_aes_backend *be;
@@ -53,10 +63,13 @@ struct gpu_aes_producer {
 	int core_started;
 	int doorbell;
 	uint32_t mask;
-
-	pthread_mutex_t lock;		/* everything below, unless noted */
-	pthread_cond_t room;		/* a tag was released */
 	struct ptag *tags;
+	uint32_t *key_gen;		/* per slot, never reused; under lock */
+
+	/* Submission side and tag/data allocation. */
+	pthread_mutex_t lock __attribute__((aligned(CACHELINE)));
+	pthread_cond_t room;		/* tags released, when waiters */
+	unsigned int waiters;		/* threads in cond_wait(room) */
 	uint32_t *free_tags;
 	uint32_t nr_free;
 	uint32_t nr_posted;
@@ -64,12 +77,18 @@ struct gpu_aes_producer {
 	uint32_t fifo_head, fifo_tail;
 	uint64_t data_head, data_tail;	/* free-running ring positions */
 	uint32_t sq_tail;
-	uint32_t *key_gen;		/* per slot, never reused */
-	struct gpu_aes_producer_stats st;
+	struct gpu_aes_producer_stats st;	/* completed/rejected unused */
 
-	pthread_mutex_t reap_lock;	/* one reaper at a time; cq_head */
+	/*
+	 * Completion side, as GPU_AES_IOC_COMPLETE: any number of reapers;
+	 * each claims a chunk of CQEs under cq_lock, then validates, copies
+	 * out and calls back outside it.
+	 */
+	pthread_mutex_t cq_lock __attribute__((aligned(CACHELINE)));
 	uint32_t cq_head;
-	struct reaped *reaped;		/* nr_entries, under reap_lock */
+
+	uint64_t completed __attribute__((aligned(CACHELINE)));	/* atomic */
+	uint64_t rejected;					/* atomic */
 };
 
 static uint64_t align64(uint64_t v)
@@ -108,7 +127,9 @@ static int reserve_locked(struct gpu_aes_producer *p, uint32_t len,
 
 	tag = p->free_tags[--p->nr_free];
 	t = &p->tags[tag];
-	t->state = TAG_RESERVED;
+	__atomic_store_n(&t->sw,
+			 SW(SW_SEQ(__atomic_load_n(&t->sw, __ATOMIC_RELAXED)),
+			    TAG_RESERVED), __ATOMIC_RELAXED);
 	t->len = len;
 	t->data_off = start % size;
 	t->fifo_pos = p->fifo_tail;
@@ -123,9 +144,11 @@ static int reserve_locked(struct gpu_aes_producer *p, uint32_t len,
 	return 0;
 }
 
+/* Only for tags in RESERVED or REAPING, which no other thread moves. */
 static void release_locked(struct gpu_aes_producer *p, uint32_t tag)
 {
 	struct ptag *t = &p->tags[tag];
+	uint64_t sw = __atomic_load_n(&t->sw, __ATOMIC_RELAXED);
 
 	p->fifo[t->fifo_pos & p->mask].done = 1;
 	while (p->fifo_head != p->fifo_tail &&
@@ -133,23 +156,37 @@ static void release_locked(struct gpu_aes_producer *p, uint32_t tag)
 		p->data_tail = p->fifo[p->fifo_head & p->mask].end;
 		p->fifo_head++;
 	}
-	if (t->state == TAG_REAPING)
+	if (SW_STATE(sw) == TAG_REAPING)
 		p->nr_posted--;
-	/* A late completion for the old use of this tag will not match. */
-	t->seq++;
-	t->state = TAG_FREE;
 	t->dst = NULL;
 	t->cb = NULL;
 	t->cookie = NULL;
+	/* A late completion for the old use of this tag will not match. */
+	__atomic_store_n(&t->sw, SW(SW_SEQ(sw) + 1, TAG_FREE),
+			 __ATOMIC_RELAXED);
 	p->free_tags[p->nr_free++] = tag;
-	pthread_cond_broadcast(&p->room);
+}
+
+/* One wake-up per release batch, and none when nobody waits. */
+static void wake_room_locked(struct gpu_aes_producer *p)
+{
+	if (p->waiters)
+		pthread_cond_broadcast(&p->room);
+}
+
+static void wait_room_locked(struct gpu_aes_producer *p)
+{
+	p->waiters++;
+	pthread_cond_wait(&p->room, &p->lock);
+	p->waiters--;
 }
 
 static int valid_buf_locked(struct gpu_aes_producer *p,
 			    const struct gpu_aes_producer_buf *buf)
 {
 	return buf->tag < p->r.nr_entries &&
-	       p->tags[buf->tag].state == TAG_RESERVED;
+	       SW_STATE(__atomic_load_n(&p->tags[buf->tag].sw,
+					__ATOMIC_RELAXED)) == TAG_RESERVED;
 }
 
 /*
@@ -168,11 +205,12 @@ static void post_locked(struct gpu_aes_producer *p, uint32_t tag,
 
 	*e = *sqe;
 	e->tag = tag;
-	e->seq = t->seq;
+	e->seq = SW_SEQ(__atomic_load_n(&t->sw, __ATOMIC_RELAXED));
 	t->dst = dst;
 	t->cb = cb;
 	t->cookie = cookie;
-	t->state = TAG_POSTED;
+	/* Release: a reaper that wins the tag sees dst, cb and cookie. */
+	__atomic_store_n(&t->sw, SW(e->seq, TAG_POSTED), __ATOMIC_RELEASE);
 	p->nr_posted++;
 	p->st.submitted++;
 	p->sq_tail++;
@@ -202,59 +240,97 @@ static void fill_sqe(struct gpu_aes_producer *p, const struct ptag *t,
 		memcpy(sqe->iv, iv, sizeof(sqe->iv));
 }
 
-/* Called by the core (any thread) once per batch, as the kernel's ioctl. */
-static int reap(void *arg)
+static int valid_status(int32_t st)
 {
-	struct gpu_aes_producer *p = arg;
-	uint32_t tail, n, i, k = 0, rejected = 0;
+	return st == GPU_AES_STATUS_OK || st == GPU_AES_STATUS_EIO ||
+	       st == GPU_AES_STATUS_EINVAL;
+}
 
-	pthread_mutex_lock(&p->reap_lock);
+/*
+ * Claims up to REAP_CHUNK completions: copies them (one read of each
+ * entry) and hands the CQ space back.  Returns how many; *bad is set for
+ * a tail that is not within one ring of cq_head.
+ */
+static uint32_t claim_chunk(struct gpu_aes_producer *p,
+			    struct gpu_aes_cqe *ents, int *bad)
+{
+	uint32_t tail, n, i;
+
+	pthread_mutex_lock(&p->cq_lock);
 	tail = __atomic_load_n(&p->r.hdr->cq_tail, __ATOMIC_ACQUIRE);
 	n = tail - p->cq_head;
 	if (n > p->r.nr_entries) {
-		/* Garbage tail: take nothing and count it once. */
-		rejected = 1;
+		*bad = 1;
 		n = 0;
-		tail = p->cq_head;
 	}
-	pthread_mutex_lock(&p->lock);
-	for (i = 0; i < n; i++) {
-		struct gpu_aes_cqe e = p->r.cq[(p->cq_head + i) & p->mask];
-		struct ptag *t = e.tag < p->r.nr_entries ? &p->tags[e.tag] : NULL;
+	if (n > REAP_CHUNK)
+		n = REAP_CHUNK;
+	for (i = 0; i < n; i++)
+		ents[i] = p->r.cq[(p->cq_head + i) & p->mask];
+	p->cq_head += n;
+	__atomic_store_n(&p->r.hdr->cq_head, p->cq_head, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&p->cq_lock);
+	return n;
+}
 
-		if (!t || t->state != TAG_POSTED || t->seq != e.seq ||
-		    (e.status != GPU_AES_STATUS_OK &&
-		     e.status != GPU_AES_STATUS_EIO &&
-		     e.status != GPU_AES_STATUS_EINVAL)) {
-			rejected++;
-			continue;
+/*
+ * Called by the core (from any thread, several at once) after it posted
+ * completions, where the kernel is entered with GPU_AES_IOC_COMPLETE.
+ */
+static int reap(void *arg)
+{
+	struct gpu_aes_producer *p = arg;
+	struct gpu_aes_cqe ents[REAP_CHUNK];
+	uint32_t tags[REAP_CHUNK];
+	uint32_t n, i, k;
+	int bad = 0;
+
+	while ((n = claim_chunk(p, ents, &bad)) != 0) {
+		uint32_t rejected = 0;
+
+		for (i = 0, k = 0; i < n; i++) {
+			const struct gpu_aes_cqe *e = &ents[i];
+			uint64_t want = SW(e->seq, TAG_POSTED);
+
+			/* Exactly once: only one reaper moves POSTED on. */
+			if (e->tag >= p->r.nr_entries || !valid_status(e->status) ||
+			    !__atomic_compare_exchange_n(
+				    &p->tags[e->tag].sw, &want,
+				    SW(e->seq, TAG_REAPING), 0,
+				    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+				rejected++;
+				continue;
+			}
+			ents[k].tag = e->tag;
+			ents[k++].status = e->status;
 		}
-		t->state = TAG_REAPING;
-		p->reaped[k].tag = e.tag;
-		p->reaped[k++].status = e.status;
+		if (rejected)
+			__atomic_add_fetch(&p->rejected, rejected,
+					   __ATOMIC_RELAXED);
+		/* Counted before the callbacks, so a woken waiter sees its own. */
+		__atomic_add_fetch(&p->completed, k, __ATOMIC_RELAXED);
+
+		/* REAPING tags are this thread's alone: no lock for copy-out. */
+		for (i = 0; i < k; i++) {
+			struct ptag *t = &p->tags[ents[i].tag];
+
+			if (t->dst && ents[i].status == GPU_AES_STATUS_OK)
+				memcpy(t->dst, p->r.data + t->data_off, t->len);
+			if (t->cb)
+				t->cb(t->cookie, ents[i].status);
+			tags[i] = ents[i].tag;
+		}
+
+		pthread_mutex_lock(&p->lock);
+		for (i = 0; i < k; i++)
+			release_locked(p, tags[i]);
+		if (k)
+			wake_room_locked(p);
+		pthread_mutex_unlock(&p->lock);
 	}
-	p->st.rejected += rejected;
-	/* Counted before the callbacks, so a woken waiter sees its own. */
-	p->st.completed += k;
-	pthread_mutex_unlock(&p->lock);
-	p->cq_head = tail;
-	__atomic_store_n(&p->r.hdr->cq_head, tail, __ATOMIC_RELEASE);
-
-	/* REAPING tags are this thread's alone: no lock for copy-out. */
-	for (i = 0; i < k; i++) {
-		struct ptag *t = &p->tags[p->reaped[i].tag];
-
-		if (t->dst && p->reaped[i].status == GPU_AES_STATUS_OK)
-			memcpy(t->dst, p->r.data + t->data_off, t->len);
-		if (t->cb)
-			t->cb(t->cookie, p->reaped[i].status);
-	}
-
-	pthread_mutex_lock(&p->lock);
-	for (i = 0; i < k; i++)
-		release_locked(p, p->reaped[i].tag);
-	pthread_mutex_unlock(&p->lock);
-	pthread_mutex_unlock(&p->reap_lock);
+	/* Garbage tail: nothing taken, counted once per call. */
+	if (bad)
+		__atomic_add_fetch(&p->rejected, 1, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -295,10 +371,9 @@ static void producer_free(struct gpu_aes_producer *p)
 	free(p->free_tags);
 	free(p->fifo);
 	free(p->key_gen);
-	free(p->reaped);
 	pthread_cond_destroy(&p->room);
 	pthread_mutex_destroy(&p->lock);
-	pthread_mutex_destroy(&p->reap_lock);
+	pthread_mutex_destroy(&p->cq_lock);
 	free(p);
 }
 
@@ -307,6 +382,7 @@ int gpu_aes_producer_create(const struct gpu_aes_producer_config *cfg,
 {
 	struct gpu_aes_core_config ccfg = { 0 };
 	struct gpu_aes_producer *p;
+	pthread_mutexattr_t ma;
 	uint32_t entries = cfg->nr_entries ? cfg->nr_entries : 1024;
 	uint32_t keys = cfg->nr_keys ? cfg->nr_keys : 64;
 	uint64_t data = cfg->data_size ? cfg->data_size : 64ULL << 20;
@@ -314,11 +390,19 @@ int gpu_aes_producer_create(const struct gpu_aes_producer_config *cfg,
 	uint32_t i;
 	int err;
 
-	p = calloc(1, sizeof(*p));
-	if (!p)
+	if (posix_memalign((void **)&p, CACHELINE, sizeof(*p)))
 		return -ENOMEM;
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_mutex_init(&p->reap_lock, NULL);
+	memset(p, 0, sizeof(*p));
+	pthread_mutexattr_init(&ma);
+	/*
+	 * Held for a few dozen instructions by many threads at once (the
+	 * kernel's ring spinlock): spin briefly before sleeping in the
+	 * kernel, or contention costs a futex round trip per request.
+	 */
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_ADAPTIVE_NP);
+	pthread_mutex_init(&p->lock, &ma);
+	pthread_mutex_init(&p->cq_lock, &ma);
+	pthread_mutexattr_destroy(&ma);
 	pthread_cond_init(&p->room, NULL);
 	p->ops = gpu_aes_backend_select(name);
 	if (!p->ops) {
@@ -334,10 +418,9 @@ int gpu_aes_producer_create(const struct gpu_aes_producer_config *cfg,
 	p->tags = calloc(entries, sizeof(*p->tags));
 	p->free_tags = calloc(entries, sizeof(*p->free_tags));
 	p->fifo = calloc(entries, sizeof(*p->fifo));
-	p->reaped = calloc(entries, sizeof(*p->reaped));
 	p->key_gen = calloc(keys, sizeof(*p->key_gen));
 	err = -ENOMEM;
-	if (!p->tags || !p->free_tags || !p->fifo || !p->reaped || !p->key_gen)
+	if (!p->tags || !p->free_tags || !p->fifo || !p->key_gen)
 		goto fail;
 	/* Hand out low tags first (a stack: the last pushed pops first). */
 	for (i = 0; i < entries; i++)
@@ -375,7 +458,7 @@ void gpu_aes_producer_wait_idle(struct gpu_aes_producer *p)
 {
 	pthread_mutex_lock(&p->lock);
 	while (p->nr_posted)
-		pthread_cond_wait(&p->room, &p->lock);
+		wait_room_locked(p);
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -464,7 +547,7 @@ int gpu_aes_producer_reserve_wait(struct gpu_aes_producer *p, uint32_t len,
 
 	pthread_mutex_lock(&p->lock);
 	while ((err = reserve_locked(p, len, buf)) == -EAGAIN)
-		pthread_cond_wait(&p->room, &p->lock);
+		wait_room_locked(p);
 	pthread_mutex_unlock(&p->lock);
 	return err;
 }
@@ -473,8 +556,10 @@ void gpu_aes_producer_unreserve(struct gpu_aes_producer *p,
 				const struct gpu_aes_producer_buf *buf)
 {
 	pthread_mutex_lock(&p->lock);
-	if (valid_buf_locked(p, buf))
+	if (valid_buf_locked(p, buf)) {
 		release_locked(p, buf->tag);
+		wake_room_locked(p);
+	}
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -604,6 +689,8 @@ void gpu_aes_producer_get_stats(struct gpu_aes_producer *p,
 	pthread_mutex_lock(&p->lock);
 	*s = p->st;
 	pthread_mutex_unlock(&p->lock);
+	s->completed = __atomic_load_n(&p->completed, __ATOMIC_RELAXED);
+	s->rejected = __atomic_load_n(&p->rejected, __ATOMIC_RELAXED);
 	s->batches = cs.batches;
 	s->requests = cs.requests;
 	s->bytes = cs.bytes;
