@@ -102,3 +102,37 @@ randfile() { head -c "$2" /dev/urandom >"$1"; }
 finish() {
 	[ "$nfail" = 0 ]
 }
+
+# run_c PROG ARG...: run a test program of tests/vm/*.c that prints
+# "ok ..."/"not ok ..." per check and "stat ..." lines; its checks become
+# PASS/FAIL lines, its stats notes.
+run_c() {
+	"$@" >"$TMP/run_c.out" 2>&1
+	_rc=$?
+	sed -n 's/^ok /PASS /p; s/^not ok /FAIL /p; s/^stat /  /p' "$TMP/run_c.out"
+	nfail=$((nfail + $(grep -c '^not ok ' "$TMP/run_c.out")))
+	if [ $_rc != 0 ] && ! grep -q '^not ok ' "$TMP/run_c.out"; then
+		cat "$TMP/run_c.out"
+		fail "$1 exited with status $_rc"
+	fi
+	return $_rc
+}
+
+# no_splat: the kernel log has no BUG/WARNING/Oops/... line.
+no_splat() {
+	dmesg | grep -E 'BUG:|WARNING:|Oops|Call Trace|general protection|UBSAN|KASAN|list_(add|del) corruption|refcount_t:|blocked for more than' && return 1
+	return 0
+}
+
+# no_d_state: no task is in uninterruptible sleep (field 3 of
+# /proc/PID/stat; the command name in field 2 may hold spaces, so the state
+# is the first field after the last ')').
+no_d_state() {
+	_d=0
+	for _s in /proc/[0-9]*/stat; do
+		read -r _l <"$_s" 2>/dev/null || continue
+		_st=${_l##*) }
+		case $_st in D\ *) note "in D state: $_l"; _d=$((_d + 1)) ;; esac
+	done
+	[ $_d = 0 ]
+}

@@ -1,0 +1,108 @@
+#!/bin/sh
+# crash-load.sh - the helper is SIGKILLed and restarted at random moments,
+# at least KILLS (50) times, while 4 writers/readers (tests/vm/blkverify.c,
+# O_DIRECT, 64 KiB requests = 128 sector requests each) write and verify
+# distinct regions of an aes-ctr-plain64 dm-crypt volume on brd.  No
+# byte may be wrong, no I/O may fail, no task may be left in D state, the
+# ring must carry requests again after every restart, and the counters
+# must add up.  Only with the helper.
+. "$(dirname "$0")/lib.sh"
+
+with_helper || { note "no helper: nothing to kill"; exit 0; }
+
+kills=${CRASH_KILLS:-50}
+writers=4
+sectors=4096			# per writer: 2 MiB
+d=$TMP/crash
+mkdir -p "$d"
+name=gpuaes-crash
+cleanup() {
+	cryptsetup close "$name" 2>/dev/null
+	rmmod brd 2>/dev/null
+	rm -rf "$d"
+}
+trap cleanup EXIT
+
+/sbin/modprobe brd rd_nr=1 rd_size=$((writers * sectors / 2)) ||
+	{ fail "modprobe brd"; finish; exit; }
+randfile "$d/key" 32
+cryptsetup open --type plain --cipher aes-ctr-plain64 --key-size 256 \
+	--key-file "$d/key" /dev/ram0 "$name" || { fail "cryptsetup open"; finish; exit; }
+dev=/dev/mapper/$name
+
+pid=$(pidof gpu-aes-helper)
+[ -n "$pid" ] || { fail "no helper running"; finish; exit; }
+snap k
+attaches=$(counter helper_attaches)
+w=0
+while [ $w -lt $writers ]; do
+	blkverify "$dev" $((w * sectors)) $sectors $w "$d/stop" >"$d/w$w.out" 2>&1 &
+	eval "wpid$w=\$!"
+	w=$((w + 1))
+done
+
+# Kill at a random moment (0..0.3 s after the ring moved), restart, and wait
+# until the new helper has attached and the ring has carried requests.
+n=0
+reused=0
+while [ $n -lt $kills ]; do
+	sleep "0.$(( RANDOM % 4 ))$(( RANDOM % 10 ))"
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	n=$((n + 1))
+	"$GPU_AES_HELPER_BIN" --backend cpu --device /dev/gpu_aes \
+		2>>"$GPU_AES_HELPER_LOG" &
+	pid=$!
+	i=0
+	while [ "$(counter helper_attaches)" -lt $((attaches + n)) ] && [ $i -lt 300 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	r0=$(counter ring_requests)
+	i=0
+	while [ "$(counter ring_requests)" -le "$r0" ] && [ $i -lt 300 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ "$(counter ring_requests)" -gt "$r0" ] && reused=$((reused + 1)) ||
+		note "restart $n: the ring carried nothing within 15 s"
+done
+touch "$d/stop"
+ok=1
+w=0
+while [ $w -lt $writers ]; do
+	eval "wait \$wpid$w" || ok=0
+	w=$((w + 1))
+done
+cat "$d"/w*.out | sed 's/^/  /'
+tot=$(cat "$d"/w*.out | sed -n 's/.*bytes_verified=\([0-9]*\).*/\1/p' | awk '{s += $1} END {print s + 0}')
+verr=$(cat "$d"/w*.out | sed -n 's/.*verify_errors=\([0-9]*\).*/\1/p' | awk '{s += $1} END {print s + 0}')
+ioerr=$(cat "$d"/w*.out | sed -n 's/.*io_errors=\([0-9]*\).*/\1/p' | awk '{s += $1} END {print s + 0}')
+nout=$(cat "$d"/w*.out | grep -c '^blkverify id=')
+[ $ok = 1 ] && [ "$nout" = $writers ] && [ "$verr" = 0 ] && [ "$ioerr" = 0 ] && [ "$tot" -gt 0 ] &&
+	pass "$kills helper kills under load: $tot bytes verified, 0 verify errors, 0 I/O errors" ||
+	fail "$kills kills: $nout of $writers writers reported, verify errors $verr, I/O errors $ioerr, $tot bytes verified"
+[ $reused = $kills ] && pass "the ring carried requests again after each of the $kills restarts" ||
+	fail "the ring was used again after only $reused of $kills restarts"
+no_d_state && pass "no task in D state" || fail "tasks in D state (above)"
+
+delta k helper_attaches; att=$D
+delta k recomputed; rec=$D
+delta k timeouts; to=$D
+delta k late_completions; late=$D
+delta k rejected_completions; rej=$D
+delta k helper_errors; herr=$D
+delta k ring_requests; rr=$D
+delta k fallback_requests; fr=$D
+note "ring_requests $rr fallback_requests $fr recomputed $rec timeouts $to late $late attaches $att"
+[ "$att" = "$kills" ] && pass "helper_attaches moved by exactly $kills" ||
+	fail "helper_attaches moved by $att, want $kills"
+[ "$rec" -gt 0 ] && [ "$rec" -le "$rr" ] &&
+	pass "recomputed $rec (requests in flight at the kills), within ring_requests $rr" ||
+	fail "recomputed $rec, ring_requests $rr"
+[ "$late" -le "$to" ] && pass "late_completions $late <= timeouts $to" ||
+	fail "late_completions $late > timeouts $to"
+[ "$rej" = 0 ] && [ "$herr" = 0 ] &&
+	pass "the real helper sent no rejected completion and no error" ||
+	fail "rejected_completions $rej helper_errors $herr"
+finish
