@@ -895,6 +895,57 @@ void cuda_drain(struct gpu_aes_backend *be)
 	}
 }
 
+/* Zero one slot's schedules in pinned host memory and on the device. */
+void key_wipe(worker *w, uint32_t k)
+{
+	volatile uint8_t *p = (volatile uint8_t *)&w->h_keys[k];
+
+	for (size_t i = 0; i < sizeof(gpu_aes_dev_key); i++)
+		p[i] = 0;
+	w->key_valid[k] = 0;
+	if (w->dead)
+		return;	/* the context is gone: nothing left to reach */
+	CK(w, cudaMemsetAsync(&w->d_keys[k], 0, sizeof(gpu_aes_dev_key),
+			      w->key_stream));
+}
+
+/*
+ * The core calls this with no batch in flight, on the thread that also runs
+ * key_ensure(), so no launch can be reading a schedule we wipe: drop every
+ * copy whose key table entry the kernel wiped or rewrote since the upload,
+ * so a freed tfm's key does not outlive it here.
+ */
+void cuda_idle(struct gpu_aes_backend *be)
+{
+	const struct gpu_aes_region *r = be->region;
+
+	for (worker *w : be->workers) {
+		bool wiped = false;
+
+		for (uint32_t k = 0; k < r->nr_keys; k++) {
+			const gpu_aes_key *e = &r->keys[k];
+
+			if (!w->key_valid[k])
+				continue;
+			if (__atomic_load_n(&e->key_len, __ATOMIC_RELAXED) &&
+			    __atomic_load_n(&e->gen, __ATOMIC_RELAXED) ==
+			    w->key_gen[k])
+				continue;
+			if (!wiped && !w->dead)
+				CK(w, cudaSetDevice(w->dev));
+			key_wipe(w, k);
+			wiped = true;
+		}
+		if (wiped && !w->dead)
+			CK(w, cudaStreamSynchronize(w->key_stream));
+	}
+	if (be->cpu && be->cpu_ops->idle) {
+		pthread_mutex_lock(&be->cpu_lock);
+		be->cpu_ops->idle(be->cpu);
+		pthread_mutex_unlock(&be->cpu_lock);
+	}
+}
+
 void cuda_close(struct gpu_aes_backend *be)
 {
 	if (!be)
@@ -924,5 +975,5 @@ void cuda_close(struct gpu_aes_backend *be)
 
 extern "C" const struct gpu_aes_backend_ops gpu_aes_backend_cuda = {
 	"cuda", cuda_probe, cuda_open, cuda_submit, cuda_drain, cuda_close,
-	nullptr,	/* idle (backend.h): not implemented yet */
+	cuda_idle,
 };
