@@ -11,11 +11,18 @@
 #   make bench        gpu-aes-bench, writes out/bench.{json,png}
 #   make lint         checkpatch/W=1/sparse on kmod, cppcheck on helper
 #   make demo         boot a VM with the module + helper and show it working
+#   make install      DKMS sources, helper, systemd unit, udev rule (DESTDIR=,
+#                     PREFIX=/usr/local); with no DESTDIR also DKMS build,
+#                     enable and start: see dist/install.mk
+#   make uninstall    undo make install
+#   make check-install  install/uninstall into a scratch DESTDIR, checked
+#   make check-systemd  the installed unit and udev rule under systemd in a
+#                     Debian 12 VM on the 6.1 and 6.12 kernels
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
 .PHONY: all helper kmod check check-unit check-vm kunit check-gpu bench lint \
-	demo clean install uninstall
+	demo clean install uninstall check-install check-systemd
 
 all: helper
 
@@ -25,7 +32,7 @@ helper:
 kmod:
 	$(MAKE) -C kmod KDIR=$(KDIR)
 
-check: lint check-unit check-vm kunit
+check: lint check-unit check-install check-vm check-systemd kunit
 
 check-unit:
 	$(MAKE) -C helper check
@@ -47,6 +54,15 @@ lint:
 
 demo:
 	scripts/demo
+
+check-install:
+	scripts/check-install
+
+check-systemd:
+	scripts/vm-systemd 6.1
+	scripts/vm-systemd 6.12
+
+include dist/install.mk
 
 clean:
 	$(MAKE) -C helper clean

@@ -83,6 +83,7 @@ module_exit(gpu_aes_exit);
 
 MODULE_DESCRIPTION("AES (ecb, ctr) offloaded to a userspace GPU helper");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(GPU_AES_VERSION);
 /*
  * Driver names only.  Aliasing "ecb(aes)"/"ctr(aes)" would deadlock the
  * load: the self-test's init_tfm looks up the fallback by that name, which

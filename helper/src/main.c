@@ -16,8 +16,9 @@
 #include "region.h"
 #include "transport.h"
 
+/* helper/Makefile passes dkms.conf's PACKAGE_VERSION, the one version. */
 #ifndef GPU_AES_HELPER_VERSION
-#define GPU_AES_HELPER_VERSION "0.1.0"
+#define GPU_AES_HELPER_VERSION "unknown"
 #endif
 
 /* Exit statuses; docs/gpu-aes-helper.8 lists them too. */
