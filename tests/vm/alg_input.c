@@ -21,22 +21,7 @@
 #include <sys/uio.h>
 
 #include "alg.h"
-
-static int nfail;
-
-static void check(bool ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s ", ok ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	nfail += !ok;
-}
+#include "check.h"
 
 /* Requests the driver saw, on either path. */
 static long routed(void)

@@ -23,11 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-/sbin/modprobe brd rd_nr=1 rd_size=$((writers * sectors / 2)) ||
-	{ fail "modprobe brd"; finish; exit; }
-randfile "$d/key" 32
-cryptsetup open --type plain --cipher aes-ctr-plain64 --key-size 256 \
-	--key-file "$d/key" /dev/ram0 "$name" || { fail "cryptsetup open"; finish; exit; }
+ctr_volume "$name" $((writers * sectors / 2)) "$d" || { finish; exit; }
 dev=/dev/mapper/$name
 
 pid=$(pidof gpu-aes-helper)

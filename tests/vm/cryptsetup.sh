@@ -28,13 +28,8 @@ iv_plain64() {
 		awk '{ for (i = NF; i >= 1; i--) printf "%s", $i; print "0000000000000000" }'
 }
 
-/sbin/modprobe brd rd_nr=1 rd_size=$((mib * 2 * 1024)) ||
-	{ fail "modprobe brd"; finish; exit; }
-randfile "$d/key" 32
+ctr_volume "$name" $((mib * 2 * 1024)) "$d" || { finish; exit; }
 randfile "$d/data" $((mib * 1024 * 1024))
-cryptsetup open --type plain --cipher aes-ctr-plain64 --key-size 256 \
-	--key-file "$d/key" /dev/ram0 "$name" ||
-	{ fail "cryptsetup open"; finish; exit; }
 dev=/dev/mapper/$name
 [ -b "$dev" ] || { fail "$dev missing"; finish; exit; }
 pass "cryptsetup open --type plain --cipher aes-ctr-plain64 on brd"

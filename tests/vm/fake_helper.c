@@ -36,27 +36,12 @@
 #include <time.h>
 
 #include "alg.h"
+#include "check.h"
 #include "../../uapi/gpu_aes.h"
 
 #define DEV "/dev/gpu_aes"
 #define GUARD (4u << 20)
 
-static int nfail;
-
-static void check(bool ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s ", ok ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	nfail += !ok;
-}
 
 struct region {
 	struct gpu_aes_setup s;

@@ -98,6 +98,16 @@ hex() { od -An -v -tx1 "$1" | tr -d ' \n'; }
 # randfile FILE BYTES
 randfile() { head -c "$2" /dev/urandom >"$1"; }
 
+# ctr_volume NAME KIB DIR: a KIB KiB brd ramdisk under a plain
+# aes-ctr-plain64 dm-crypt mapping /dev/mapper/NAME, keyed from a new
+# DIR/key.  Says FAIL and returns 1 if either step fails.
+ctr_volume() {
+	/sbin/modprobe brd rd_nr=1 rd_size="$2" || { fail "modprobe brd"; return 1; }
+	randfile "$3/key" 32
+	cryptsetup open --type plain --cipher aes-ctr-plain64 --key-size 256 \
+		--key-file "$3/key" /dev/ram0 "$1" || { fail "cryptsetup open"; return 1; }
+}
+
 # The test's exit status: 0 when no case failed.
 finish() {
 	[ "$nfail" = 0 ]

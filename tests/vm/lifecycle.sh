@@ -26,11 +26,8 @@ trap cleanup EXIT
 /sbin/modprobe aes_generic 2>/dev/null
 
 # 1. In use by dm-crypt.
-/sbin/modprobe brd rd_nr=1 rd_size=1024 || { fail "modprobe brd"; finish; exit; }
-randfile "$d/key" 32
+ctr_volume "$name" 1024 "$d" || { finish; exit; }
 randfile "$d/data" 65536
-cryptsetup open --type plain --cipher aes-ctr-plain64 --key-size 256 \
-	--key-file "$d/key" /dev/ram0 "$name" || { fail "cryptsetup open"; finish; exit; }
 snap u
 dd if="$d/data" of=/dev/mapper/$name bs=64k oflag=direct 2>/dev/null
 expect_delta u fallback_requests 128 &&

@@ -23,11 +23,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-/sbin/modprobe brd rd_nr=1 rd_size=$((mib * 1024)) || { fail "modprobe brd"; finish; exit; }
-randfile "$d/key" 32
+ctr_volume "$name" $((mib * 1024)) "$d" || { finish; exit; }
 randfile "$d/data" $((mib * 1024 * 1024))
-cryptsetup open --type plain --cipher aes-ctr-plain64 --key-size 256 \
-	--key-file "$d/key" /dev/ram0 "$name" || { fail "cryptsetup open"; finish; exit; }
 dev=/dev/mapper/$name
 pid=$(pidof gpu-aes-helper)
 [ -n "$pid" ] || { fail "no helper running"; finish; exit; }
