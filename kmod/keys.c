@@ -9,8 +9,8 @@
  * cipher's schedule in decryption order: the last encryption round key
  * first, InvMixColumns applied to the middle rounds, the cipher key last.
  * gpu_aes_key_selftest() checks this at module load against FIPS-197
- * Appendix A.1, so a library change cannot silently feed the helper
- * garbage.
+ * Appendix A.1, for the data key and for an XTS tweak key, so a library
+ * change cannot silently feed the helper garbage.
  */
 #include <crypto/aes.h>
 #include <linux/bitmap.h>
@@ -33,26 +33,38 @@ static void gpu_aes_words_to_bytes(u8 *out, const u32 *w, unsigned int n)
 	}
 }
 
-/* Fill a key table image; the caller holds whatever protects @img. */
+/*
+ * Fill a key table image from one AES key of @len bytes, followed (@xts)
+ * by a tweak key of the same length; the caller holds whatever protects
+ * @img.  On error @img is left as it was.
+ */
 static int gpu_aes_key_expand(struct gpu_aes_key *img, const u8 *key,
-			      unsigned int len)
+			      unsigned int len, bool xts)
 {
-	struct crypto_aes_ctx aes;
+	struct crypto_aes_ctx aes, tweak;
 	unsigned int words;
 	int ret;
 
 	ret = aes_expandkey(&aes, key, len);
+	if (!ret && xts)
+		ret = aes_expandkey(&tweak, key + len, len);
 	if (ret)
-		return ret;
+		goto out;
 	memset(img, 0, sizeof(*img));
 	img->key_len = len;
 	img->rounds = 6 + len / 4;
-	memcpy(img->key, key, len);
+	memcpy(img->key, key, xts ? 2 * len : len);
 	words = 4 * (img->rounds + 1);
 	gpu_aes_words_to_bytes(img->enc_sched, aes.key_enc, words);
 	gpu_aes_words_to_bytes(img->dec_sched, aes.key_dec, words);
+	if (xts) {
+		img->tweak_len = len;
+		gpu_aes_words_to_bytes(img->tweak_sched, tweak.key_enc, words);
+	}
+out:
 	memzero_explicit(&aes, sizeof(aes));
-	return 0;
+	memzero_explicit(&tweak, sizeof(tweak));
+	return ret;
 }
 
 void gpu_aes_key_init(struct gpu_aes_tfm_key *k)
@@ -61,17 +73,32 @@ void gpu_aes_key_init(struct gpu_aes_tfm_key *k)
 	k->slot = -1;
 }
 
-int gpu_aes_key_set(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
-		    const u8 *key, unsigned int len)
+static int gpu_aes_key_store(struct gpu_aes_ring *ring,
+			     struct gpu_aes_tfm_key *k, const u8 *key,
+			     unsigned int len, bool xts)
 {
 	int ret;
 
 	/* The ring lock keeps a concurrent post from copying a torn image. */
 	spin_lock_bh(&ring->lock);
-	ret = gpu_aes_key_expand(&k->img, key, len);
+	ret = gpu_aes_key_expand(&k->img, key, len, xts);
 	k->dirty = true;
 	spin_unlock_bh(&ring->lock);
 	return ret;
+}
+
+int gpu_aes_key_set(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
+		    const u8 *key, unsigned int len)
+{
+	return gpu_aes_key_store(ring, k, key, len, false);
+}
+
+int gpu_aes_key_set_xts(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
+			const u8 *key, unsigned int len)
+{
+	if (len % 2)
+		return -EINVAL;
+	return gpu_aes_key_store(ring, k, key, len / 2, true);
 }
 
 int gpu_aes_key_prepare(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
@@ -132,22 +159,38 @@ int gpu_aes_key_selftest(void)
 		0xe1, 0x3f, 0x0c, 0xc8, 0xb6, 0x63, 0x0c, 0xa6,
 	};
 	struct gpu_aes_key *img;
+	u8 *xts_key;
 	int ret = -EINVAL;
 
 	img = kzalloc(sizeof(*img), GFP_KERNEL);
-	if (!img)
-		return -ENOMEM;
-	if (gpu_aes_key_expand(img, key, sizeof(key)))
+	xts_key = kzalloc(2 * sizeof(key), GFP_KERNEL);
+	if (!img || !xts_key) {
+		ret = -ENOMEM;
 		goto out;
-	if (img->rounds != 10 ||
+	}
+	if (gpu_aes_key_expand(img, key, sizeof(key), false))
+		goto out;
+	if (img->rounds != 10 || img->tweak_len ||
 	    memcmp(img->enc_sched, key, 16) ||
 	    memcmp(img->enc_sched + 16, round1, 16) ||
 	    memcmp(img->enc_sched + 160, round10, 16) ||
 	    memcmp(img->dec_sched, round10, 16) ||
 	    memcmp(img->dec_sched + 160, key, 16))
 		goto out;
+	/* XTS: the A.1 key as the tweak key (second half), data key zero. */
+	memcpy(xts_key + sizeof(key), key, sizeof(key));
+	if (gpu_aes_key_expand(img, xts_key, sizeof(key), true))
+		goto out;
+	if (img->key_len != 16 || img->tweak_len != 16 ||
+	    memcmp(img->key, xts_key, 2 * sizeof(key)) ||
+	    memcmp(img->tweak_sched, key, 16) ||
+	    memcmp(img->tweak_sched + 16, round1, 16) ||
+	    memcmp(img->tweak_sched + 160, round10, 16) ||
+	    !memcmp(img->enc_sched + 16, round1, 16))
+		goto out;
 	ret = 0;
 out:
+	kfree_sensitive(xts_key);
 	kfree_sensitive(img);
 	return ret;
 }

@@ -50,6 +50,21 @@ int gpu_aes_key_set(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
 		    const u8 *key, unsigned int len);
 
 /**
+ * gpu_aes_key_set_xts() - expand a new XTS key (data key, tweak key) into @k.
+ * @ring: the ring whose lock protects @k.
+ * @k: the key state.
+ * @key: the data key followed by the tweak key.
+ * @len: 32, 48 or 64 (xts_verify_key() already passed).
+ *
+ * The entry gets key_len = tweak_len = @len / 2, both raw keys in key[],
+ * the data key's schedules and the tweak key's encryption schedule.
+ *
+ * Return: 0, or -EINVAL for a bad length.
+ */
+int gpu_aes_key_set_xts(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
+			const u8 *key, unsigned int len);
+
+/**
  * gpu_aes_key_prepare() - make sure @k is in the attached key table.
  * @ring: an attached ring, lock held.
  * @k: the key state.

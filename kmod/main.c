@@ -2,7 +2,7 @@
 /*
  * main.c - gpu_aes.ko: module parameters, init and exit.
  *
- * AES (ecb, ctr) for the kernel crypto API, computed by a userspace helper
+ * AES (ecb, ctr, xts; gcm as an AEAD) for the kernel crypto API, computed by a userspace helper
  * (gpu-aes-helper, CUDA) through a shared ring, with a CPU fallback for
  * small requests, a missing or slow helper and a full ring.
  */
@@ -10,6 +10,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sizes.h>
 
+#include "aead.h"
 #include "chardev.h"
 #include "keys.h"
 #include "params.h"
@@ -17,15 +18,14 @@
 #include "skcipher.h"
 
 /*
- * 1500 beats every x86 AES skcipher (aesni 400/401, 6.12's VAES xts at most
- * 800), and makes the generic gcm template over ctr-aes-gpu, whose priority
- * is (ctr + ghash) / 2 = (1500 + 400) / 2 = 950 with ghash-clmulni at 400,
- * beat 6.12's best native gcm (VAES AVX10/512, 800).
+ * 1500 beats every x86 AES implementation: aesni's skciphers (400/401),
+ * 6.12's VAES xts and gcm (at most 800), and any template instance over
+ * them, whose priority is at most the average of its parts.
  */
 int gpu_aes_priority = 1500;
 module_param_named(priority, gpu_aes_priority, int, 0444);
 MODULE_PARM_DESC(priority,
-		 "cra_priority of ecb-aes-gpu and ctr-aes-gpu (default 1500; read at load)");
+		 "cra_priority of ecb-, ctr-, xts- and gcm-aes-gpu (default 1500; read at load)");
 
 /*
  * 256 keeps lone tiny requests (testmgr vectors, IVs, headers) off the ring
@@ -34,7 +34,7 @@ MODULE_PARM_DESC(priority,
 unsigned int gpu_aes_ring_min_bytes = 256;
 module_param_named(ring_min_bytes, gpu_aes_ring_min_bytes, uint, 0644);
 MODULE_PARM_DESC(ring_min_bytes,
-		 "requests shorter than this run on the CPU fallback (default 256)");
+		 "requests (gcm: text plus associated data) shorter than this run on the CPU fallback (default 256)");
 
 unsigned int gpu_aes_ring_max_bytes = SZ_1M;
 module_param_named(ring_max_bytes, gpu_aes_ring_max_bytes, uint, 0644);
@@ -60,15 +60,23 @@ static int __init gpu_aes_init(void)
 	if (ret)
 		return ret;
 	ret = gpu_aes_skcipher_register();
-	if (ret) {
-		gpu_aes_chardev_unregister();
-		return ret;
-	}
+	if (ret)
+		goto err_chardev;
+	ret = gpu_aes_aead_register();
+	if (ret)
+		goto err_skcipher;
 	return 0;
+
+err_skcipher:
+	gpu_aes_skcipher_unregister();
+err_chardev:
+	gpu_aes_chardev_unregister();
+	return ret;
 }
 
 static void __exit gpu_aes_exit(void)
 {
+	gpu_aes_aead_unregister();
 	gpu_aes_skcipher_unregister();
 	gpu_aes_chardev_unregister();
 	/*
@@ -81,14 +89,16 @@ static void __exit gpu_aes_exit(void)
 module_init(gpu_aes_init);
 module_exit(gpu_aes_exit);
 
-MODULE_DESCRIPTION("AES (ecb, ctr) offloaded to a userspace GPU helper");
+MODULE_DESCRIPTION("AES (ecb, ctr, xts, gcm) offloaded to a userspace GPU helper");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(GPU_AES_VERSION);
 /*
- * Driver names only.  Aliasing "ecb(aes)"/"ctr(aes)" would deadlock the
- * load: the self-test's init_tfm looks up the fallback by that name, which
- * makes the crypto API request_module() this very module while it is still
- * initialising (seen with modprobe on 6.1).
+ * Driver names only.  Aliasing "ecb(aes)", "ctr(aes)", "xts(aes)" or
+ * "gcm(aes)" would deadlock the load: the self-test's init_tfm looks up the
+ * fallback by that name, which makes the crypto API request_module() this
+ * very module while it is still initialising (seen with modprobe on 6.1).
  */
 MODULE_ALIAS_CRYPTO("ecb-aes-gpu");
 MODULE_ALIAS_CRYPTO("ctr-aes-gpu");
+MODULE_ALIAS_CRYPTO("xts-aes-gpu");
+MODULE_ALIAS_CRYPTO("gcm-aes-gpu");

@@ -9,6 +9,9 @@
  * holds back reuse behind it, which is what the byte ring needs anyway (a
  * batch's data stays contiguous), and the deadline scan bounds how long.
  */
+#include <crypto/aes.h>
+#include <crypto/gcm.h>
+#include <linux/bottom_half.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
@@ -18,9 +21,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "keys.h"
 #include "params.h"
 #include "ring.h"
-#include "skcipher.h"
 
 struct gpu_aes_ring gpu_aes_ring;
 
@@ -83,7 +86,7 @@ static void gpu_aes_tag_release(struct gpu_aes_ring *ring,
 	u32 mask = ring->nr_entries - 1;
 
 	t->state = GPU_AES_TAG_RELEASED;
-	t->req = NULL;
+	t->job = NULL;
 	while (ring->tag_tail != ring->tag_head) {
 		t = &ring->tags[ring->tag_tail & mask];
 		if (t->state != GPU_AES_TAG_RELEASED)
@@ -113,18 +116,15 @@ static void gpu_aes_ring_put(struct gpu_aes_ring *ring)
 }
 
 /*
- * Reserve a tag, a key slot and data space for @req and take a reference
+ * Reserve a tag, a key slot and data space for @job and take a reference
  * for its copy-in.  Lock held.  Returns 0 or -ENOSPC (nothing reserved but
  * maybe a key slot, which the tfm keeps anyway).
  */
 static int gpu_aes_ring_reserve(struct gpu_aes_ring *ring,
-				struct skcipher_request *req)
+				struct gpu_aes_job *job)
 {
-	struct crypto_skcipher *tfm = crypto_skcipher_reqtfm(req);
-	struct gpu_aes_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
-	struct gpu_aes_req_ctx *rctx = skcipher_request_ctx(req);
-	unsigned int len = req->cryptlen;
-	u64 alen = ALIGN((u64)len, GPU_AES_DATA_ALIGN);
+	/* GCM's tag and associated data travel with the text. */
+	u64 alen = ALIGN(gpu_aes_job_span(job), GPU_AES_DATA_ALIGN);
 	u32 mask = ring->nr_entries - 1;
 	struct gpu_aes_tag *t;
 	u64 off, skip;
@@ -139,17 +139,19 @@ static int gpu_aes_ring_reserve(struct gpu_aes_ring *ring,
 		return -ENOSPC;
 	if (ring->data_head - ring->data_tail + skip + alen > ring->data_size)
 		return -ENOSPC;
-	if (gpu_aes_key_prepare(ring, &ctx->key, &slot, &gen))
+	if (gpu_aes_key_prepare(ring, job->key, &slot, &gen))
 		return -ENOSPC;
 
-	rctx->tag = ring->tag_head & mask;
-	t = &ring->tags[rctx->tag];
+	job->tag = ring->tag_head & mask;
+	t = &ring->tags[job->tag];
 	ring->tag_head++;
 	ring->data_head += skip + alen;
 	t->end = ring->data_head;
 	t->data_off = skip ? 0 : off;
-	t->len = len;
-	t->req = req;
+	t->len = job->len;
+	t->job = job;
+	t->alg = job->alg;
+	t->dir = job->dir;
 	t->seq++;
 	t->key_slot = slot;
 	t->key_gen = gen;
@@ -166,15 +168,13 @@ static int gpu_aes_ring_reserve(struct gpu_aes_ring *ring,
  * region mapped.
  */
 static void gpu_aes_ring_copy_in(struct gpu_aes_ring *ring,
-				 struct skcipher_request *req)
+				 struct gpu_aes_job *job)
 {
-	struct gpu_aes_req_ctx *rctx = skcipher_request_ctx(req);
-	const struct gpu_aes_tag *t = &ring->tags[rctx->tag];
+	const struct gpu_aes_tag *t = &ring->tags[job->tag];
 
 	if (ring->mid_copy)
 		ring->mid_copy(ring, false);
-	sg_pcopy_to_buffer(req->src, sg_nents(req->src),
-			   ring->data + t->data_off, t->len, 0);
+	job->ops->copy_in(job, ring->data + t->data_off);
 }
 
 /*
@@ -183,12 +183,9 @@ static void gpu_aes_ring_copy_in(struct gpu_aes_ring *ring,
  * the helper.
  */
 static void gpu_aes_ring_post(struct gpu_aes_ring *ring,
-			      struct skcipher_request *req, bool *wake)
+			      struct gpu_aes_job *job, bool *wake)
 {
-	struct crypto_skcipher *tfm = crypto_skcipher_reqtfm(req);
-	struct gpu_aes_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
-	struct gpu_aes_req_ctx *rctx = skcipher_request_ctx(req);
-	struct gpu_aes_tag *t = &ring->tags[rctx->tag];
+	struct gpu_aes_tag *t = &ring->tags[job->tag];
 	u32 mask = ring->nr_entries - 1;
 	struct gpu_aes_sqe sqe = {};
 
@@ -198,16 +195,21 @@ static void gpu_aes_ring_post(struct gpu_aes_ring *ring,
 	t->state = GPU_AES_TAG_IN_FLIGHT;
 	ring->in_flight++;
 
-	sqe.tag = rctx->tag;
+	sqe.tag = job->tag;
 	sqe.seq = t->seq;
-	sqe.alg = ctx->mode;
-	sqe.dir = rctx->dir;
+	sqe.alg = job->alg;
+	sqe.dir = job->dir;
 	sqe.key_slot = t->key_slot;
 	sqe.key_gen = t->key_gen;
 	sqe.data_off = t->data_off;
 	sqe.len = t->len;
-	if (ctx->mode == GPU_AES_ALG_CTR)
-		memcpy(sqe.iv, req->iv, sizeof(sqe.iv));
+	sqe.aad_len = job->aad_len;
+	sqe.auth_len = job->auth_len;
+	/* Read at posting: a CTR IV is the caller's until completion. */
+	if (job->alg == GPU_AES_ALG_CTR || job->alg == GPU_AES_ALG_XTS)
+		memcpy(sqe.iv, job->iv, AES_BLOCK_SIZE);
+	else if (job->alg == GPU_AES_ALG_GCM)
+		memcpy(sqe.iv, job->iv, GCM_AES_IV_SIZE);
 	memcpy(&ring->sq[ring->sq_tail & mask], &sqe, sizeof(sqe));
 	ring->sq_tail++;
 	/*
@@ -224,6 +226,7 @@ static void gpu_aes_ring_post(struct gpu_aes_ring *ring,
 		*wake = true;
 
 	gpu_aes_stat_inc(GPU_AES_STAT_RING_REQUESTS);
+	gpu_aes_stat_inc(gpu_aes_stat_ring_alg(job->alg));
 	gpu_aes_stat_add(GPU_AES_STAT_RING_BYTES, t->len);
 	gpu_aes_ring_arm_timeout(ring);
 }
@@ -235,11 +238,35 @@ static void gpu_aes_ring_wake(struct gpu_aes_ring *ring)
 		ring->kick(ring);
 }
 
-int gpu_aes_ring_submit(struct gpu_aes_ring *ring,
-			struct skcipher_request *req,
+int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
+		  u64 bytes)
+{
+	enum gpu_aes_fallback_reason why;
+	int ret;
+
+	if (bytes < READ_ONCE(gpu_aes_ring_min_bytes)) {
+		why = GPU_AES_FB_SMALL;
+	} else if (bytes > READ_ONCE(gpu_aes_ring_max_bytes)) {
+		why = GPU_AES_FB_LARGE;
+	} else {
+		ret = gpu_aes_ring_submit(ring, job, &why);
+		if (ret != GPU_AES_RING_FALLBACK)
+			return ret;
+	}
+	gpu_aes_stat_fallback(why, bytes);
+	return GPU_AES_RING_FALLBACK;
+}
+
+void gpu_aes_job_finish(struct gpu_aes_job *job, int err)
+{
+	local_bh_disable();
+	job->ops->complete(job, err);
+	local_bh_enable();
+}
+
+int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 			enum gpu_aes_fallback_reason *why)
 {
-	struct gpu_aes_req_ctx *rctx = skcipher_request_ctx(req);
 	bool reserved = false, wake = false;
 	int ret;
 
@@ -247,21 +274,21 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring,
 	if (!ring->attached) {
 		*why = GPU_AES_FB_NO_HELPER;
 		ret = GPU_AES_RING_FALLBACK;
-	} else if (req->cryptlen > ring->data_size / 4) {
+	} else if (gpu_aes_job_span(job) > ring->data_size / 4) {
 		*why = GPU_AES_FB_LARGE;
 		ret = GPU_AES_RING_FALLBACK;
 	} else if (ring->stalled) {
 		*why = GPU_AES_FB_STALLED;
 		ret = GPU_AES_RING_FALLBACK;
 	} else if (list_empty(&ring->backlog) &&
-		   !gpu_aes_ring_reserve(ring, req)) {
+		   !gpu_aes_ring_reserve(ring, job)) {
 		reserved = true;
 		ret = -EINPROGRESS;
-	} else if (req->base.flags & CRYPTO_TFM_REQ_MAY_BACKLOG) {
+	} else if (job->may_backlog) {
 		/* Queued behind older backlog so nothing starves. */
-		rctx->backlogged = true;
-		rctx->deadline = jiffies + gpu_aes_timeout_jiffies();
-		list_add_tail(&rctx->node, &ring->backlog);
+		job->backlogged = true;
+		job->deadline = jiffies + gpu_aes_timeout_jiffies();
+		list_add_tail(&job->node, &ring->backlog);
 		gpu_aes_stat_inc(GPU_AES_STAT_BACKLOGGED);
 		gpu_aes_ring_arm_timeout(ring);
 		ret = -EBUSY;
@@ -274,10 +301,10 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring,
 		return ret;
 
 	/* Up to ring_max_bytes: other CPUs submit and reap meanwhile. */
-	gpu_aes_ring_copy_in(ring, req);
+	gpu_aes_ring_copy_in(ring, job);
 	spin_lock_bh(&ring->lock);
 	if (ring->attached) {
-		gpu_aes_ring_post(ring, req, &wake);
+		gpu_aes_ring_post(ring, job, &wake);
 	} else {
 		/* Detach is waiting for us; the tag dies with the table. */
 		*why = GPU_AES_FB_NO_HELPER;
@@ -291,25 +318,36 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring,
 }
 
 /*
+ * A replay on the CPU decides a GCM decryption's tag itself; a mismatch is
+ * as much an authentication failure as the helper's verdict.
+ */
+static int gpu_aes_ring_cpu_crypt(struct gpu_aes_job *job)
+{
+	int err = job->ops->cpu_crypt(job);
+
+	if (err == -EBADMSG)
+		gpu_aes_stat_inc(GPU_AES_STAT_AUTH_FAILURES);
+	return err;
+}
+
+/*
  * Replay requests taken off the ring or the backlog on the CPU and complete
  * them; a backlogged one first hears -EINPROGRESS, as the API promises.
  */
 static void gpu_aes_ring_finish_cpu(struct list_head *list)
 {
-	struct gpu_aes_req_ctx *rctx, *tmp;
-	struct skcipher_request *req;
+	struct gpu_aes_job *job, *tmp;
 	int err;
 
-	list_for_each_entry_safe(rctx, tmp, list, node) {
-		list_del(&rctx->node);
-		req = rctx->req;
-		if (rctx->backlogged) {
-			rctx->backlogged = false;
-			gpu_aes_req_finish(req, -EINPROGRESS);
+	list_for_each_entry_safe(job, tmp, list, node) {
+		list_del(&job->node);
+		if (job->backlogged) {
+			job->backlogged = false;
+			gpu_aes_job_finish(job, -EINPROGRESS);
 		}
-		err = gpu_aes_cpu_crypt(req, 0);
+		err = gpu_aes_ring_cpu_crypt(job);
 		gpu_aes_stat_inc(GPU_AES_STAT_RECOMPUTED);
-		gpu_aes_req_finish(req, err);
+		gpu_aes_job_finish(job, err);
 	}
 }
 
@@ -320,14 +358,13 @@ static void gpu_aes_ring_finish_cpu(struct list_head *list)
 static void gpu_aes_ring_admit(struct gpu_aes_ring *ring,
 			       struct list_head *admitted)
 {
-	struct gpu_aes_req_ctx *rctx;
+	struct gpu_aes_job *job;
 
 	while (!list_empty(&ring->backlog)) {
-		rctx = list_first_entry(&ring->backlog, struct gpu_aes_req_ctx,
-					node);
-		if (gpu_aes_ring_reserve(ring, rctx->req))
+		job = list_first_entry(&ring->backlog, struct gpu_aes_job, node);
+		if (gpu_aes_ring_reserve(ring, job))
 			break;
-		list_move_tail(&rctx->node, admitted);
+		list_move_tail(&job->node, admitted);
 	}
 }
 
@@ -340,24 +377,24 @@ static void gpu_aes_ring_admit(struct gpu_aes_ring *ring,
 static void gpu_aes_ring_post_admitted(struct gpu_aes_ring *ring,
 				       struct list_head *admitted, bool *wake)
 {
-	struct gpu_aes_req_ctx *rctx, *tmp;
+	struct gpu_aes_job *job, *tmp;
 	unsigned int refs = 0;
 	LIST_HEAD(lost);
 
 	if (list_empty(admitted))
 		return;
-	list_for_each_entry(rctx, admitted, node) {
-		rctx->backlogged = false;
-		gpu_aes_req_finish(rctx->req, -EINPROGRESS);
-		gpu_aes_ring_copy_in(ring, rctx->req);
+	list_for_each_entry(job, admitted, node) {
+		job->backlogged = false;
+		gpu_aes_job_finish(job, -EINPROGRESS);
+		gpu_aes_ring_copy_in(ring, job);
 	}
 	spin_lock_bh(&ring->lock);
-	list_for_each_entry_safe(rctx, tmp, admitted, node) {
-		list_del(&rctx->node);
+	list_for_each_entry_safe(job, tmp, admitted, node) {
+		list_del(&job->node);
 		if (ring->attached)
-			gpu_aes_ring_post(ring, rctx->req, wake);
+			gpu_aes_ring_post(ring, job, wake);
 		else
-			list_add_tail(&rctx->node, &lost);
+			list_add_tail(&job->node, &lost);
 		refs++;
 	}
 	spin_unlock_bh(&ring->lock);
@@ -366,8 +403,15 @@ static void gpu_aes_ring_post_admitted(struct gpu_aes_ring *ring,
 	gpu_aes_ring_finish_cpu(&lost);
 }
 
-static bool gpu_aes_status_valid(s32 status)
+/*
+ * EBADMSG is a verdict only a GCM decryption can have; from anything else
+ * it is garbage, judged by the tag's own alg and dir, not the helper's.
+ */
+static bool gpu_aes_status_valid(const struct gpu_aes_tag *t, s32 status)
 {
+	if (status == GPU_AES_STATUS_EBADMSG)
+		return t->alg == GPU_AES_ALG_GCM &&
+		       t->dir == GPU_AES_DIR_DECRYPT;
 	return status == GPU_AES_STATUS_OK || status == GPU_AES_STATUS_EIO ||
 	       status == GPU_AES_STATUS_EINVAL;
 }
@@ -381,7 +425,7 @@ static int gpu_aes_ring_claim_one(struct gpu_aes_ring *ring,
 				  const struct gpu_aes_cqe *c,
 				  struct list_head *done)
 {
-	struct gpu_aes_req_ctx *rctx;
+	struct gpu_aes_job *job;
 	struct gpu_aes_tag *t;
 	u32 tag, seq;
 	s32 status;
@@ -389,10 +433,10 @@ static int gpu_aes_ring_claim_one(struct gpu_aes_ring *ring,
 	tag = READ_ONCE(c->tag);
 	seq = READ_ONCE(c->seq);
 	status = READ_ONCE(c->status);
-	if (tag >= ring->nr_entries || !gpu_aes_status_valid(status))
+	if (tag >= ring->nr_entries)
 		goto reject;
 	t = &ring->tags[tag];
-	if (t->seq != seq)
+	if (t->seq != seq || !gpu_aes_status_valid(t, status))
 		goto reject;
 	if (t->state == GPU_AES_TAG_TIMED_OUT) {
 		ring->stalled = false;
@@ -405,10 +449,10 @@ static int gpu_aes_ring_claim_one(struct gpu_aes_ring *ring,
 	ring->stalled = false;
 	t->state = GPU_AES_TAG_COMPLETING;
 	ring->in_flight--;
-	rctx = skcipher_request_ctx(t->req);
-	rctx->tag = tag;
-	rctx->status = status;
-	list_add_tail(&rctx->node, done);
+	job = t->job;
+	job->tag = tag;
+	job->status = status;
+	list_add_tail(&job->node, done);
 	return 1;
 reject:
 	gpu_aes_stat_inc(GPU_AES_STAT_REJECTED_COMPLETIONS);
@@ -422,33 +466,32 @@ reject:
 static void gpu_aes_ring_copy_out(struct gpu_aes_ring *ring,
 				  struct list_head *done)
 {
-	struct gpu_aes_req_ctx *rctx;
-	struct gpu_aes_tfm_ctx *ctx;
-	struct skcipher_request *req;
 	const struct gpu_aes_tag *t;
+	struct gpu_aes_job *job;
 
 	if (ring->mid_copy)
 		ring->mid_copy(ring, true);
-	list_for_each_entry(rctx, done, node) {
-		req = rctx->req;
-		t = &ring->tags[rctx->tag];
-		if (rctx->status) {
-			gpu_aes_stat_inc(GPU_AES_STAT_HELPER_ERRORS);
-			gpu_aes_stat_inc(GPU_AES_STAT_RECOMPUTED);
-			rctx->status = gpu_aes_cpu_crypt(req, 0);
+	list_for_each_entry(job, done, node) {
+		t = &ring->tags[job->tag];
+		if (job->status == GPU_AES_STATUS_EBADMSG) {
+			/* A forgery: no byte of its plaintext leaves. */
+			gpu_aes_stat_inc(GPU_AES_STAT_AUTH_FAILURES);
+			job->status = -EBADMSG;
 			continue;
 		}
-		sg_pcopy_from_buffer(req->dst, sg_nents(req->dst),
-				     ring->data + t->data_off, t->len, 0);
-		ctx = crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
-		if (ctx->mode == GPU_AES_ALG_CTR)
-			gpu_aes_ctr_advance(req->iv, t->len);
+		if (job->status) {
+			gpu_aes_stat_inc(GPU_AES_STAT_HELPER_ERRORS);
+			gpu_aes_stat_inc(GPU_AES_STAT_RECOMPUTED);
+			job->status = gpu_aes_ring_cpu_crypt(job);
+			continue;
+		}
+		job->ops->copy_out(job, ring->data + t->data_off);
 	}
 }
 
 int gpu_aes_ring_reap(struct gpu_aes_ring *ring)
 {
-	struct gpu_aes_req_ctx *rctx, *tmp;
+	struct gpu_aes_job *job, *tmp;
 	u32 tail, end, mask, target = 0;
 	bool first = true, wake = false;
 	int accepted = 0, ret = 0;
@@ -502,17 +545,16 @@ int gpu_aes_ring_reap(struct gpu_aes_ring *ring)
 		spin_lock_bh(&ring->lock);
 		/* After a detach the table is going away with the tags. */
 		if (ring->attached) {
-			list_for_each_entry(rctx, &done, node)
-				gpu_aes_tag_release(ring,
-						    &ring->tags[rctx->tag]);
+			list_for_each_entry(job, &done, node)
+				gpu_aes_tag_release(ring, &ring->tags[job->tag]);
 			gpu_aes_ring_admit(ring, &admitted);
 		}
 		spin_unlock_bh(&ring->lock);
 		gpu_aes_ring_put(ring);
 
-		list_for_each_entry_safe(rctx, tmp, &done, node) {
-			list_del(&rctx->node);
-			gpu_aes_req_finish(rctx->req, rctx->status);
+		list_for_each_entry_safe(job, tmp, &done, node) {
+			list_del(&job->node);
+			gpu_aes_job_finish(job, job->status);
 		}
 		gpu_aes_ring_post_admitted(ring, &admitted, &wake);
 	}
@@ -527,7 +569,7 @@ static void gpu_aes_ring_timeout_fn(struct work_struct *work)
 	struct gpu_aes_ring *ring = container_of(to_delayed_work(work),
 						 struct gpu_aes_ring,
 						 timeout_work);
-	struct gpu_aes_req_ctx *rctx, *tmp;
+	struct gpu_aes_job *job, *tmp;
 	unsigned long now, next = 0;
 	LIST_HEAD(expired);
 	struct gpu_aes_tag *t;
@@ -550,10 +592,9 @@ static void gpu_aes_ring_timeout_fn(struct work_struct *work)
 			continue;
 		left--;
 		if (time_after_eq(now, t->deadline)) {
-			rctx = skcipher_request_ctx(t->req);
-			list_add_tail(&rctx->node, &expired);
+			list_add_tail(&t->job->node, &expired);
 			t->state = GPU_AES_TAG_TIMED_OUT;
-			t->req = NULL;
+			t->job = NULL;
 			ring->in_flight--;
 			gpu_aes_stat_inc(GPU_AES_STAT_TIMEOUTS);
 			ring->stalled = true;
@@ -562,15 +603,15 @@ static void gpu_aes_ring_timeout_fn(struct work_struct *work)
 			armed = true;
 		}
 	}
-	list_for_each_entry_safe(rctx, tmp, &ring->backlog, node) {
+	list_for_each_entry_safe(job, tmp, &ring->backlog, node) {
 		if (ring->stalled) {
 			/* Flush: see struct gpu_aes_ring's @stalled. */
-			list_move_tail(&rctx->node, &expired);
-		} else if (time_after_eq(now, rctx->deadline)) {
-			list_move_tail(&rctx->node, &expired);
+			list_move_tail(&job->node, &expired);
+		} else if (time_after_eq(now, job->deadline)) {
+			list_move_tail(&job->node, &expired);
 			gpu_aes_stat_inc(GPU_AES_STAT_TIMEOUTS);
-		} else if (!armed || time_before(rctx->deadline, next)) {
-			next = rctx->deadline;
+		} else if (!armed || time_before(job->deadline, next)) {
+			next = job->deadline;
 			armed = true;
 		}
 	}
@@ -659,7 +700,6 @@ err:
 
 void gpu_aes_ring_detach(struct gpu_aes_ring *ring)
 {
-	struct gpu_aes_req_ctx *rctx;
 	unsigned long *key_map;
 	struct gpu_aes_tag *tags;
 	struct gpu_aes_tag *t;
@@ -692,8 +732,7 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring)
 		t = &ring->tags[i & (ring->nr_entries - 1)];
 		if (t->state != GPU_AES_TAG_IN_FLIGHT)
 			continue;
-		rctx = skcipher_request_ctx(t->req);
-		list_add_tail(&rctx->node, &redo);
+		list_add_tail(&t->job->node, &redo);
 	}
 	list_splice_tail_init(&ring->backlog, &redo);
 	for_each_set_bit(s, ring->key_map, ring->nr_keys)

@@ -31,7 +31,79 @@
 #include "gpu_aes.h"
 #include "stats.h"
 
-struct skcipher_request;
+struct gpu_aes_job;
+struct gpu_aes_tfm_key;
+struct scatterlist;
+
+/**
+ * struct gpu_aes_job_ops - what differs between skcipher and AEAD requests.
+ * @copy_in: copy the request's input into its data space @slot, laid out
+ *	as struct gpu_aes_sqe says for the job's algorithm.  No lock held.
+ * @copy_out: copy the helper's result from @slot to the request's
+ *	destination (and set the output IV where the algorithm has one).
+ *	Called only for GPU_AES_STATUS_OK.  No lock held.
+ * @cpu_crypt: run the request synchronously on the software fallback
+ *	(any context, never sleeps); returns its result.
+ * @complete: call the request's completion callback with @err; the caller
+ *	has BHs disabled.
+ */
+struct gpu_aes_job_ops {
+	void (*copy_in)(struct gpu_aes_job *job, u8 *slot);
+	void (*copy_out)(struct gpu_aes_job *job, const u8 *slot);
+	int (*cpu_crypt)(struct gpu_aes_job *job);
+	void (*complete)(struct gpu_aes_job *job, int err);
+};
+
+/**
+ * struct gpu_aes_job - what the ring knows of one request, embedded in the
+ * skcipher and AEAD request contexts (so nothing is allocated per request).
+ * @node: on the ring's backlog, or a private list while being completed.
+ * @ops: the request type's operations.
+ * @key: the tfm's key state.
+ * @src: source scatterlist (AEAD: associated data, then text, then tag).
+ * @dst: destination scatterlist, same layout.
+ * @iv: the request's IV (CTR: updated on completion), or NULL for ECB.
+ * @deadline: backlog deadline (jiffies).
+ * @len: text bytes (GCM decryption: without the tag).
+ * @aad_len: GCM: associated data bytes; else 0.
+ * @tag: ring tag while being completed.
+ * @status: result while being completed.
+ * @alg: enum gpu_aes_alg.
+ * @dir: enum gpu_aes_dir.
+ * @auth_len: GCM: tag bytes; else 0.
+ * @may_backlog: the request has CRYPTO_TFM_REQ_MAY_BACKLOG.
+ * @backlogged: answered -EBUSY and not yet told -EINPROGRESS.
+ */
+struct gpu_aes_job {
+	struct list_head node;
+	const struct gpu_aes_job_ops *ops;
+	struct gpu_aes_tfm_key *key;
+	struct scatterlist *src;
+	struct scatterlist *dst;
+	u8 *iv;
+	unsigned long deadline;
+	u32 len;
+	u32 aad_len;
+	u32 tag;
+	int status;
+	u8 alg;
+	u8 dir;
+	u8 auth_len;
+	bool may_backlog;
+	bool backlogged;
+};
+
+/**
+ * gpu_aes_job_span() - data area bytes a job occupies (see struct
+ * gpu_aes_sqe), before rounding up to GPU_AES_DATA_ALIGN.
+ * @job: the job.
+ *
+ * Return: the span.
+ */
+static inline u64 gpu_aes_job_span(const struct gpu_aes_job *job)
+{
+	return gpu_aes_sqe_span(job->alg, job->len, job->aad_len);
+}
 
 /**
  * enum gpu_aes_tag_state - life of a tag.
@@ -57,18 +129,21 @@ enum gpu_aes_tag_state {
 
 /**
  * struct gpu_aes_tag - kernel-private state of one ring entry.
- * @req: the request while RESERVED, IN_FLIGHT or COMPLETING, else NULL.
+ * @job: the request while RESERVED, IN_FLIGHT or COMPLETING, else NULL.
  * @end: byte-ring position just past this tag's data space.
  * @data_off: offset of the request's bytes in the data area.
- * @len: request length.
+ * @len: text bytes of the request.
  * @deadline: jiffies after which the request is recomputed on the CPU.
  * @seq: bumped on every use; a completion must echo it.
  * @key_gen: key table generation the sqe names (taken at reservation).
  * @key_slot: key table slot the sqe names.
  * @state: enum gpu_aes_tag_state.
+ * @alg: the sqe's algorithm, kept so a completion can be judged even after
+ *	the request timed out.
+ * @dir: the sqe's direction, for the same reason.
  */
 struct gpu_aes_tag {
-	struct skcipher_request *req;
+	struct gpu_aes_job *job;
 	u64 end;
 	u64 data_off;
 	u32 len;
@@ -77,6 +152,8 @@ struct gpu_aes_tag {
 	u32 key_gen;
 	u16 key_slot;
 	u8 state;
+	u8 alg;
+	u8 dir;
 };
 
 /**
@@ -214,10 +291,12 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring);
 /**
  * gpu_aes_ring_submit() - post a request to the ring, or backlog it.
  * @ring: the ring.
- * @req: the request (gpu_aes request context, key set, cryptlen > 0).
+ * @job: the request's job, every field up to @backlogged filled in but
+ *	@node, @deadline, @tag and @status.
  * @why: out, for GPU_AES_RING_FALLBACK: the reason.
  *
- * Reserves space under the lock, copies the source into the data area
+ * Reserves ALIGN(gpu_aes_job_span(), GPU_AES_DATA_ALIGN) bytes under the
+ * lock, copies the input into the data area (job->ops->copy_in)
  * without it, then writes the sqe and publishes it.  Any context up to
  * softirq; never sleeps or allocates.
  *
@@ -225,19 +304,43 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring);
  * GPU_AES_RING_FALLBACK (the caller must run it on the CPU; also when the
  * ring was detached during the copy).
  */
-int gpu_aes_ring_submit(struct gpu_aes_ring *ring,
-			struct skcipher_request *req,
+int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 			enum gpu_aes_fallback_reason *why);
+
+/**
+ * gpu_aes_route() - the request path policy: ring or CPU.
+ * @ring: the ring.
+ * @job: as for gpu_aes_ring_submit().
+ * @bytes: the bytes the policy weighs (GCM: text plus associated data).
+ *
+ * Requests under ring_min_bytes or over ring_max_bytes go to the CPU, the
+ * rest to gpu_aes_ring_submit().  Counts the fallback and its reason.
+ *
+ * Return: -EINPROGRESS, -EBUSY, or GPU_AES_RING_FALLBACK: the caller runs
+ * the request on the CPU now.
+ */
+int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
+		  u64 bytes);
+
+/**
+ * gpu_aes_job_finish() - call a job's completion callback, BHs disabled.
+ * @job: the job.
+ * @err: result, or -EINPROGRESS for a backlogged request now admitted.
+ */
+void gpu_aes_job_finish(struct gpu_aes_job *job, int err);
 
 /**
  * gpu_aes_ring_reap() - process completions up to the helper's cq_tail.
  * @ring: the ring.
  *
  * Claims cqes in chunks of at most GPU_AES_REAP_BATCH under the lock,
- * validating each against the tag table, then copies results out, sets the
- * output IV and completes the requests (BHs disabled around the callbacks)
- * without it, releases their space and admits backlogged requests.  Goes
- * on until cq_head has passed the cq_tail read first; other callers may
+ * validating each against the tag table (GPU_AES_STATUS_EBADMSG only on a
+ * GCM decryption's tag), then, without it, copies results out
+ * (job->ops->copy_out, which also sets the output IV) or, for EBADMSG,
+ * copies nothing and fails the request with -EBADMSG, completes the
+ * requests (BHs disabled around the callbacks), releases their space and
+ * admits backlogged requests.  Goes on until cq_head has passed the
+ * cq_tail read first; other callers may
  * claim chunks in between (several helper threads may call this at once).
  * If cq_tail is more than nr_entries ahead of cq_head the chunk is
  * rejected: it counts once in rejected_completions, cq_head does not move

@@ -13,7 +13,7 @@
 
 atomic64_t gpu_aes_stats[GPU_AES_NR_STATS];
 
-void gpu_aes_stat_fallback(enum gpu_aes_fallback_reason why, unsigned int len)
+void gpu_aes_stat_fallback(enum gpu_aes_fallback_reason why, u64 len)
 {
 	static const enum gpu_aes_stat reason[] = {
 		[GPU_AES_FB_NO_HELPER] = GPU_AES_STAT_FALLBACK_NO_HELPER,
@@ -64,6 +64,11 @@ GPU_AES_STAT_ATTR(late_completions, GPU_AES_STAT_LATE_COMPLETIONS);
 GPU_AES_STAT_ATTR(helper_errors, GPU_AES_STAT_HELPER_ERRORS);
 GPU_AES_STAT_ATTR(helper_attaches, GPU_AES_STAT_HELPER_ATTACHES);
 GPU_AES_STAT_ATTR(recomputed, GPU_AES_STAT_RECOMPUTED);
+GPU_AES_STAT_ATTR(ring_ecb_requests, GPU_AES_STAT_RING_ECB_REQUESTS);
+GPU_AES_STAT_ATTR(ring_ctr_requests, GPU_AES_STAT_RING_CTR_REQUESTS);
+GPU_AES_STAT_ATTR(ring_xts_requests, GPU_AES_STAT_RING_XTS_REQUESTS);
+GPU_AES_STAT_ATTR(ring_gcm_requests, GPU_AES_STAT_RING_GCM_REQUESTS);
+GPU_AES_STAT_ATTR(auth_failures, GPU_AES_STAT_AUTH_FAILURES);
 
 static struct attribute *gpu_aes_stat_attrs[] = {
 	&gpu_aes_attr_ring_requests.attr.attr,
@@ -82,6 +87,11 @@ static struct attribute *gpu_aes_stat_attrs[] = {
 	&gpu_aes_attr_helper_errors.attr.attr,
 	&gpu_aes_attr_helper_attaches.attr.attr,
 	&gpu_aes_attr_recomputed.attr.attr,
+	&gpu_aes_attr_ring_ecb_requests.attr.attr,
+	&gpu_aes_attr_ring_ctr_requests.attr.attr,
+	&gpu_aes_attr_ring_xts_requests.attr.attr,
+	&gpu_aes_attr_ring_gcm_requests.attr.attr,
+	&gpu_aes_attr_auth_failures.attr.attr,
 	NULL
 };
 

@@ -9,6 +9,8 @@
 #include <linux/atomic.h>
 #include <linux/sysfs.h>
 
+#include "gpu_aes.h"
+
 /**
  * enum gpu_aes_stat - index of a counter in gpu_aes_stats[].
  * @GPU_AES_STAT_RING_REQUESTS: requests posted to the ring.
@@ -33,6 +35,13 @@
  * @GPU_AES_STAT_HELPER_ATTACHES: successful attachments of a region.
  * @GPU_AES_STAT_RECOMPUTED: ring or backlog requests replayed on the CPU
  *	(timeouts, helper errors, helper exit).
+ * @GPU_AES_STAT_RING_ECB_REQUESTS: ecb(aes) requests posted to the ring.
+ * @GPU_AES_STAT_RING_CTR_REQUESTS: ctr(aes) requests posted to the ring.
+ * @GPU_AES_STAT_RING_XTS_REQUESTS: xts(aes) requests posted to the ring.
+ * @GPU_AES_STAT_RING_GCM_REQUESTS: gcm(aes) requests posted to the ring.
+ * @GPU_AES_STAT_AUTH_FAILURES: GCM decryptions that went to the ring (or
+ *	its backlog) and completed with -EBADMSG, whether the helper or the
+ *	CPU replay found the tag wrong.
  * @GPU_AES_NR_STATS: number of counters.
  */
 enum gpu_aes_stat {
@@ -52,6 +61,12 @@ enum gpu_aes_stat {
 	GPU_AES_STAT_HELPER_ERRORS,
 	GPU_AES_STAT_HELPER_ATTACHES,
 	GPU_AES_STAT_RECOMPUTED,
+	/* In enum gpu_aes_alg order: see gpu_aes_stat_ring_alg(). */
+	GPU_AES_STAT_RING_ECB_REQUESTS,
+	GPU_AES_STAT_RING_CTR_REQUESTS,
+	GPU_AES_STAT_RING_XTS_REQUESTS,
+	GPU_AES_STAT_RING_GCM_REQUESTS,
+	GPU_AES_STAT_AUTH_FAILURES,
 	GPU_AES_NR_STATS
 };
 
@@ -92,10 +107,21 @@ static inline s64 gpu_aes_stat_read(enum gpu_aes_stat s)
 }
 
 /**
+ * gpu_aes_stat_ring_alg() - the per-algorithm ring request counter.
+ * @alg: enum gpu_aes_alg, kernel-chosen (never read from shared memory).
+ *
+ * Return: its index in gpu_aes_stats[].
+ */
+static inline enum gpu_aes_stat gpu_aes_stat_ring_alg(u8 alg)
+{
+	return GPU_AES_STAT_RING_ECB_REQUESTS + alg - GPU_AES_ALG_ECB;
+}
+
+/**
  * gpu_aes_stat_fallback() - count one request run on the CPU at submission.
  * @why: the reason.
- * @len: its length in bytes.
+ * @len: its length in bytes (GCM: text plus associated data).
  */
-void gpu_aes_stat_fallback(enum gpu_aes_fallback_reason why, unsigned int len);
+void gpu_aes_stat_fallback(enum gpu_aes_fallback_reason why, u64 len);
 
 #endif /* GPU_AES_STATS_H */

@@ -28,7 +28,7 @@
 #include <linux/ioctl.h>
 
 #define GPU_AES_MAGIC		0x53454167U	/* "gAES" little endian */
-#define GPU_AES_ABI_VERSION	1U
+#define GPU_AES_ABI_VERSION	2U
 #define GPU_AES_DEVICE_NAME	"gpu_aes"
 
 /* Feature bits of struct gpu_aes_info.features; none are optional yet. */
@@ -49,6 +49,8 @@
 enum gpu_aes_alg {
 	GPU_AES_ALG_ECB = 1,
 	GPU_AES_ALG_CTR = 2,
+	GPU_AES_ALG_XTS = 3,	/* IEEE 1619, ciphertext stealing */
+	GPU_AES_ALG_GCM = 4,	/* SP 800-38D, 96-bit IV */
 };
 
 enum gpu_aes_dir {
@@ -111,6 +113,16 @@ struct gpu_aes_region_hdr {
  * Submission entry, written by the kernel, read by the helper.  The request's
  * bytes sit at data_off in the data area (relative to the area's start) and
  * are transformed in place.
+ *
+ * ECB, CTR, XTS: len bytes at data_off.
+ * GCM: the text (plaintext or ciphertext, len bytes, may be 0) at data_off,
+ * then the tag at gpu_aes_gcm_tag_off() (auth_len bytes), then the
+ * associated data at gpu_aes_gcm_aad_off() (aad_len bytes), so the text
+ * starts on GPU_AES_DATA_ALIGN like every other algorithm's.  Encryption
+ * replaces the text by ciphertext and writes the tag; decryption reads the
+ * tag, replaces the text by plaintext and completes with
+ * GPU_AES_STATUS_EBADMSG if the tag does not match (the kernel then
+ * releases none of the text).  gpu_aes_sqe_span() is the whole extent.
  */
 struct gpu_aes_sqe {
 	__u32 tag;		/* request id, < nr_entries; echo in the cqe */
@@ -120,11 +132,36 @@ struct gpu_aes_sqe {
 	__u16 key_slot;		/* index into the key table */
 	__u32 key_gen;		/* == key table entry's gen when posted */
 	__u64 data_off;
-	__u32 len;		/* bytes; ECB: multiple of 16 */
-	__u32 reserved0;
-	__u8 iv[16];		/* CTR: big-endian 128-bit counter */
-	__u8 reserved1[16];
+	__u32 len;		/* bytes; ECB: multiple of 16; XTS: >= 16 */
+	__u32 aad_len;		/* GCM: associated data bytes; else 0 */
+	/*
+	 * CTR: big-endian 128-bit counter.  XTS: the tweak before encryption
+	 * with the second key (plain64: little-endian sector number).
+	 * GCM: the 12-byte IV, then 4 zero bytes.  ECB: zero.
+	 */
+	__u8 iv[16];
+	__u8 auth_len;		/* GCM: tag bytes, 4, 8 or 12..16; else 0 */
+	__u8 reserved1[15];
 };
+
+/* GCM: where the tag and the associated data follow the text. */
+static inline __u64 gpu_aes_gcm_tag_off(__u64 data_off, __u32 len)
+{
+	return data_off + (((__u64)len + 15) & ~(__u64)15);
+}
+
+static inline __u64 gpu_aes_gcm_aad_off(__u64 data_off, __u32 len)
+{
+	return gpu_aes_gcm_tag_off(data_off, len) + 16;
+}
+
+/* Bytes of the data area an entry uses, from data_off. */
+static inline __u64 gpu_aes_sqe_span(__u8 alg, __u32 len, __u32 aad_len)
+{
+	if (alg == GPU_AES_ALG_GCM)
+		return gpu_aes_gcm_aad_off(0, len) + aad_len;
+	return len;
+}
 
 /* Completion entry, written by the helper, validated by the kernel. */
 struct gpu_aes_cqe {
@@ -135,29 +172,35 @@ struct gpu_aes_cqe {
 };
 
 /*
- * Non-zero statuses the kernel accepts.  Either makes the kernel recompute
- * the request on the CPU; any other value is rejected as garbage.
+ * Non-zero statuses the kernel accepts.  EIO and EINVAL make the kernel
+ * recompute the request on the CPU; EBADMSG is accepted only for GCM
+ * decryption and fails the request with -EBADMSG, releasing nothing.  Any
+ * other value is rejected as garbage.
  */
 #define GPU_AES_STATUS_OK	0
 #define GPU_AES_STATUS_EIO	(-5)	/* backend failed; retry on CPU */
 #define GPU_AES_STATUS_EINVAL	(-22)	/* helper could not parse the sqe */
+#define GPU_AES_STATUS_EBADMSG	(-74)	/* GCM: the tag does not match */
 
 /*
  * Key table entry, written by the kernel only.  Round keys are stored as
  * bytes in AES order, 16 per round (rounds + 1 of them); dec_sched is the
  * equivalent inverse cipher's schedule (InvMixColumns applied to the middle
  * rounds, first and last swapped), ready for table-driven decryption.
- * An entry with key_len 0 is free and all zero.
+ * XTS entries also carry the second (tweak) key and its encryption
+ * schedule; the two keys always have the same length.  GCM derives its hash
+ * key from enc_sched.  An entry with key_len 0 is free and all zero.
  */
 struct gpu_aes_key {
 	__u32 gen;		/* bumped on every write of the entry */
-	__u32 key_len;		/* 16, 24, 32 or 0 */
+	__u32 key_len;		/* one AES key: 16, 24, 32, or 0 */
 	__u32 rounds;		/* 10, 12, 14 */
-	__u32 reserved;
-	__u8 key[32];
+	__u32 tweak_len;	/* XTS: == key_len; else 0 */
+	__u8 key[64];		/* the key, then (XTS) the tweak key */
 	__u8 enc_sched[240];
 	__u8 dec_sched[240];
-	__u8 pad[112];
+	__u8 tweak_sched[240];	/* XTS: the tweak key's encryption schedule */
+	__u8 pad[224];
 };
 
 /* GPU_AES_IOC_INFO: what this kernel supports. */
@@ -236,7 +279,7 @@ static inline void gpu_aes_layout(__u32 nr_entries, __u32 nr_keys,
 GPU_AES_ASSERT(sizeof(struct gpu_aes_region_hdr) == GPU_AES_PAGE, "hdr size");
 GPU_AES_ASSERT(sizeof(struct gpu_aes_sqe) == 64, "sqe size");
 GPU_AES_ASSERT(sizeof(struct gpu_aes_cqe) == 16, "cqe size");
-GPU_AES_ASSERT(sizeof(struct gpu_aes_key) == 640, "key size");
+GPU_AES_ASSERT(sizeof(struct gpu_aes_key) == 1024, "key size");
 GPU_AES_ASSERT(sizeof(struct gpu_aes_info) == 56, "info size");
 GPU_AES_ASSERT(sizeof(struct gpu_aes_setup) == 64, "setup size");
 

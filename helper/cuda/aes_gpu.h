@@ -14,34 +14,63 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gf128.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define GPU_AES_CHUNK_BLOCKS	4096U	/* at most 64 KiB of data per chunk */
 #define GPU_AES_CHUNK_MIN	256U
+#define GPU_AES_CHUNK_BLOCKS_GCM 16384U	/* batches with GCM and no XTS */
 #define GPU_AES_RK_WORDS	60U	/* 15 round keys of 4 words */
 
-/* Expanded key as the kernel reads it: words are AES bytes, little endian. */
+/*
+ * Expanded key as the kernel reads it: words are AES bytes, little endian.
+ * GCM needs powers of its hash key H = E_K(0^128) (gf128.h elements):
+ * hp1[i] = H^i for i <= 32 (the lanes of a warp), hp32[i] = H^(32 i) for
+ * i <= 16 (the warps of a CTA and the Horner stride of 128..512 threads),
+ * hpre[i] = hp32[i] prepared by gf128_precompute().
+ * They are zero for keys no GCM request used.
+ */
+#define GPU_AES_HP32_MAX	16U
 struct gpu_aes_dev_key {
 	uint32_t erk[GPU_AES_RK_WORDS];
 	uint32_t drk[GPU_AES_RK_WORDS];	/* equivalent inverse cipher order */
+	uint32_t hp1[33][4];
+	uint32_t hp32[GPU_AES_HP32_MAX + 1][4];
+	/* hp32[i] prepared for gf128_mul_pre: the kernel's Horner factors */
+	struct gf128_pre hpre[GPU_AES_HP32_MAX + 1];
 };
 
 enum gpu_aes_kop {
 	GPU_AES_KOP_CTR = 0,	/* encrypt == decrypt */
 	GPU_AES_KOP_ECB_ENC = 1,
 	GPU_AES_KOP_ECB_DEC = 2,
+	GPU_AES_KOP_XTS_ENC = 3,
+	GPU_AES_KOP_XTS_DEC = 4,
+	GPU_AES_KOP_GCM_ENC = 5,
+	GPU_AES_KOP_GCM_DEC = 6,
 };
 
+/*
+ * A GCM segment's hash runs over a virtual stream of gpu_aes_seg_blocks()
+ * blocks: zero blocks first (they leave GHASH unchanged) so that the
+ * stream is a whole number of 32-block groups, then the associated data,
+ * the text and the lengths block.  Its "blocks" and chunks count in that
+ * stream; the text is at off, the AAD at gpu_aes_gcm_aad_off().
+ */
 struct gpu_aes_kseg {
 	uint64_t off;		/* byte offset of the segment in the data base */
-	uint32_t len;		/* bytes; ECB: multiple of 16 */
+	uint32_t len;		/* bytes; ECB: multiple of 16; XTS: >= 16 */
 	uint16_t key;		/* index into the device key array */
 	uint8_t op;		/* enum gpu_aes_kop */
 	uint8_t rounds;		/* 10, 12 or 14 */
-	uint64_t ctr_hi;	/* CTR: IV as a 128-bit big-endian number */
-	uint64_t ctr_lo;
+	uint64_t ctr_hi;	/* CTR: IV as a 128-bit big-endian number; */
+	uint64_t ctr_lo;	/* GCM: the 12-byte IV, then 4 zero bytes */
+	uint32_t aad_len;	/* GCM */
+	uint32_t aux[4];	/* host only: XTS E_K2(iv), GCM E_K(J0) */
+	uint32_t pad;
 };
 
 struct gpu_aes_kchunk {
@@ -49,6 +78,11 @@ struct gpu_aes_kchunk {
 	uint32_t block0;	/* first block of the segment in this chunk */
 	uint32_t nblocks;	/* blocks, the last one possibly partial */
 	uint32_t pad;
+	/*
+	 * gpu_aes_chunk_aux(): XTS, the tweak of block0 (E_K2(iv) x^block0);
+	 * GCM, H^(blocks of the stream after this chunk).
+	 */
+	uint32_t aux[4];
 };
 
 /* Launch shape: the tuning result for one GPU. */
@@ -70,10 +104,13 @@ void gpu_aes_ctr_add(uint64_t *hi, uint64_t *lo, uint64_t blocks);
  * Chunk size (blocks) for a batch run by ctas CTAs: small enough that every
  * CTA gets a chunk (one SM encrypts ~6.5 GB/s, so a 64 KiB chunk alone
  * takes ~10 us), a multiple of GPU_AES_CHUNK_MIN, at most
- * GPU_AES_CHUNK_BLOCKS (fewer, larger chunks amortise the round-key loads).
+ * GPU_AES_CHUNK_BLOCKS (fewer, larger chunks amortise the round-key loads;
+ * GPU_AES_CHUNK_BLOCKS_GCM for a batch with GCM and no XTS segment).
  */
 uint32_t gpu_aes_chunk_blocks(const struct gpu_aes_kseg *segs, size_t nsegs,
 			      unsigned int ctas);
+/* Blocks the kernel runs for a segment (GCM: its hash stream). */
+uint32_t gpu_aes_seg_blocks(const struct gpu_aes_kseg *seg);
 /* Number of chunks build_chunks() produces for these segments. */
 size_t gpu_aes_count_chunks(const struct gpu_aes_kseg *segs, size_t nsegs,
 			    uint32_t chunk);
@@ -83,6 +120,28 @@ size_t gpu_aes_count_chunks(const struct gpu_aes_kseg *segs, size_t nsegs,
  */
 size_t gpu_aes_build_chunks(const struct gpu_aes_kseg *segs, size_t nsegs,
 			    uint32_t chunk, struct gpu_aes_kchunk *chunks);
+
+/*
+ * Fills chunks[i].aux for XTS and GCM chunks (see struct gpu_aes_kchunk)
+ * from segs[].aux (XTS) and keys[].hp32 (GCM, host copies); chunks are as
+ * build_chunks() left them.
+ */
+void gpu_aes_chunk_aux(const struct gpu_aes_kseg *segs,
+		       const struct gpu_aes_dev_key *keys,
+		       struct gpu_aes_kchunk *chunks, size_t nchunks);
+
+/* GCM: the hash key powers of key from h = E_K(0^128). */
+void gpu_aes_gcm_powers(const uint8_t h[16], struct gpu_aes_dev_key *key);
+
+/*
+ * GCM: the full tag from the kernel's GHASH sum (an element) and E_K(J0),
+ * both words as the kernel writes them / kseg.aux holds them.
+ */
+void gpu_aes_gcm_tag(const uint32_t ghash[4], const uint32_t ekj0[4],
+		     uint8_t tag[16]);
+
+/* Element n of gpu_aes_kernel's XTS step table: x^(32 n), n <= 128. */
+void gpu_aes_xts_xpow(uint32_t out[129][4]);
 
 /* Key expansion in the kernel's word order; 0, or -1 for a bad key size. */
 int gpu_aes_dev_expand_key(const uint8_t *key, unsigned int key_len,

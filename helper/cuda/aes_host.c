@@ -8,6 +8,7 @@
 #include "aes_gpu.h"
 #include "aes_tables.h"
 #include "cuda_backend.h"
+#include "gf128.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -46,24 +47,59 @@ void gpu_aes_ctr_add(uint64_t *hi, uint64_t *lo, uint64_t blocks)
 	*lo = l;
 }
 
+uint32_t gpu_aes_seg_blocks(const struct gpu_aes_kseg *s)
+{
+	uint32_t n;
+
+	if (s->op != GPU_AES_KOP_GCM_ENC && s->op != GPU_AES_KOP_GCM_DEC)
+		return (s->len + 15U) / 16U;
+	/* AAD blocks + text blocks + the lengths block, in 32-block groups */
+	n = (s->aad_len + 15U) / 16U + (s->len + 15U) / 16U + 1U;
+	return (n + 31U) & ~31U;
+}
+
 static uint32_t seg_blocks(const struct gpu_aes_kseg *s)
 {
-	return (s->len + 15U) / 16U;
+	return gpu_aes_seg_blocks(s);
+}
+
+static int needs_dec_tables(const struct gpu_aes_kseg *s)
+{
+	return s->op == GPU_AES_KOP_ECB_DEC || s->op == GPU_AES_KOP_XTS_DEC;
 }
 
 uint32_t gpu_aes_chunk_blocks(const struct gpu_aes_kseg *segs, size_t nsegs,
 			      unsigned int ctas)
 {
-	uint64_t total = 0, c;
+	uint64_t total = 0, c, max = GPU_AES_CHUNK_BLOCKS;
+	int gcm = 0, xts = 0;
 
-	for (size_t i = 0; i < nsegs; i++)
+	for (size_t i = 0; i < nsegs; i++) {
 		total += seg_blocks(&segs[i]);
-	c = ctas ? (total + ctas - 1) / ctas : GPU_AES_CHUNK_BLOCKS;
+		gcm |= segs[i].op >= GPU_AES_KOP_GCM_ENC;
+		xts |= segs[i].op == GPU_AES_KOP_XTS_ENC ||
+		       segs[i].op == GPU_AES_KOP_XTS_DEC;
+	}
+	/*
+	 * A GCM chunk ends with three GF multiplies per warp (lane and chunk
+	 * factors) and reloads its round keys: longer chunks amortise them.
+	 * XTS's first-tweak table stops at GPU_AES_CHUNK_BLOCKS.
+	 */
+	if (gcm && !xts)
+		max = GPU_AES_CHUNK_BLOCKS_GCM;
+	c = ctas ? (total + ctas - 1) / ctas : max;
+	/*
+	 * CTAs take chunks in turns: with long chunks, split evenly so no CTA
+	 * gets one more than the others (4096 chunks on 264 CTAs would give
+	 * some 16 and some 15).
+	 */
+	if (max > GPU_AES_CHUNK_BLOCKS && c > max)
+		c = (c + (c + max - 1) / max - 1) / ((c + max - 1) / max);
 	c = (c + GPU_AES_CHUNK_MIN - 1) / GPU_AES_CHUNK_MIN * GPU_AES_CHUNK_MIN;
 	if (c < GPU_AES_CHUNK_MIN)
 		c = GPU_AES_CHUNK_MIN;
-	if (c > GPU_AES_CHUNK_BLOCKS)
-		c = GPU_AES_CHUNK_BLOCKS;
+	if (c > max)
+		c = max;
 	return (uint32_t)c;
 }
 
@@ -85,7 +121,7 @@ static size_t emit(const struct gpu_aes_kseg *segs, size_t nsegs, int dec,
 	for (size_t i = 0; i < nsegs; i++) {
 		uint32_t nb = seg_blocks(&segs[i]);
 
-		if ((segs[i].op == GPU_AES_KOP_ECB_DEC) != dec)
+		if (needs_dec_tables(&segs[i]) != dec)
 			continue;
 		for (uint32_t b = 0; b < nb; b += chunk) {
 			out[n].seg = (uint32_t)i;
@@ -105,6 +141,141 @@ size_t gpu_aes_build_chunks(const struct gpu_aes_kseg *segs, size_t nsegs,
 
 	emit(segs, nsegs, 1, chunk, chunks + nenc);
 	return nenc;
+}
+
+static const uint32_t gf_one[4] = { 1, 0, 0, 0 };
+
+/* base^e by squaring and multiplying. */
+static void gf_pow(const uint32_t base[4], uint32_t e, uint32_t out[4])
+{
+	uint32_t b[4], r[4];
+
+	memcpy(b, base, sizeof(b));
+	memcpy(r, gf_one, sizeof(r));
+	while (e) {
+		if (e & 1)
+			gf128_mul(r, b, r);
+		e >>= 1;
+		if (e)
+			gf128_mul(b, b, b);
+	}
+	memcpy(out, r, sizeof(r));
+}
+
+/* w *= x^n (XTS), in 32-doubling steps. */
+static void xts_advance(uint32_t w[4], uint32_t n)
+{
+	for (; n >= 32; n -= 32)
+		gf128_mulx_k(w, 32);
+	if (n)
+		gf128_mulx_k(w, n);
+}
+
+void gpu_aes_xts_xpow(uint32_t out[129][4])
+{
+	memcpy(out[0], gf_one, sizeof(out[0]));
+	for (int i = 1; i < 129; i++) {
+		memcpy(out[i], out[i - 1], sizeof(out[i]));
+		gf128_mulx_k(out[i], 32);
+	}
+}
+
+static int is_gcm(const struct gpu_aes_kseg *s)
+{
+	return s->op == GPU_AES_KOP_GCM_ENC || s->op == GPU_AES_KOP_GCM_DEC;
+}
+
+static int is_xts(const struct gpu_aes_kseg *s)
+{
+	return s->op == GPU_AES_KOP_XTS_ENC || s->op == GPU_AES_KOP_XTS_DEC;
+}
+
+/*
+ * build_chunks() emits a segment's chunks together and in order, so each
+ * run is walked once: XTS forwards (tweak of the previous chunk times
+ * x^its length), GCM backwards (the last chunk's factor is 1, an earlier
+ * one's is the next one's times H^the next one's length).
+ */
+void gpu_aes_chunk_aux(const struct gpu_aes_kseg *segs,
+		       const struct gpu_aes_dev_key *keys,
+		       struct gpu_aes_kchunk *chunks, size_t nchunks)
+{
+	size_t i = 0;
+
+	while (i < nchunks) {
+		const struct gpu_aes_kseg *s = &segs[chunks[i].seg];
+		size_t j = i;
+
+		while (j < nchunks && chunks[j].seg == chunks[i].seg)
+			j++;
+		if (is_xts(s)) {
+			uint32_t t[4];
+
+			memcpy(t, s->aux, sizeof(t));
+			xts_advance(t, chunks[i].block0);
+			for (size_t c = i; c < j; c++) {
+				if (c > i)
+					xts_advance(t, chunks[c].block0 -
+						       chunks[c - 1].block0);
+				memcpy(chunks[c].aux, t, sizeof(t));
+			}
+		} else if (is_gcm(s)) {
+			const uint32_t *h32 = keys[s->key].hp32[1];
+			uint32_t f[4], step[4];
+			uint32_t step_n = 0;
+
+			memcpy(f, gf_one, sizeof(f));
+			for (size_t c = j; c-- > i;) {
+				memcpy(chunks[c].aux, f, sizeof(f));
+				if (c == i)
+					break;
+				if (chunks[c].nblocks != step_n) {
+					step_n = chunks[c].nblocks;
+					gf_pow(h32, step_n / 32, step);
+				}
+				gf128_mul(f, step, f);
+			}
+		} else {
+			for (size_t c = i; c < j; c++)
+				memset(chunks[c].aux, 0, sizeof(chunks[c].aux));
+		}
+		i = j;
+	}
+}
+
+static uint32_t load_le32(const uint8_t *p)
+{
+	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+void gpu_aes_gcm_powers(const uint8_t h[16], struct gpu_aes_dev_key *key)
+{
+	uint32_t w[4];
+
+	for (int i = 0; i < 4; i++)
+		w[i] = load_le32(h + 4 * i);
+	memcpy(key->hp1[0], gf_one, sizeof(key->hp1[0]));
+	gf128_from_gcm(w, key->hp1[1]);
+	for (int i = 2; i <= 32; i++)
+		gf128_mul(key->hp1[i - 1], key->hp1[1], key->hp1[i]);
+	memcpy(key->hp32[0], gf_one, sizeof(key->hp32[0]));
+	memcpy(key->hp32[1], key->hp1[32], sizeof(key->hp32[1]));
+	for (unsigned int i = 2; i <= GPU_AES_HP32_MAX; i++)
+		gf128_mul(key->hp32[i - 1], key->hp32[1], key->hp32[i]);
+	for (unsigned int i = 0; i <= GPU_AES_HP32_MAX; i++)
+		gf128_precompute(key->hp32[i], &key->hpre[i]);
+	memset(w, 0, sizeof(w));
+}
+
+void gpu_aes_gcm_tag(const uint32_t ghash[4], const uint32_t ekj0[4],
+		     uint8_t tag[16])
+{
+	uint32_t s[4];
+
+	gf128_to_gcm(ghash, s);
+	for (int i = 0; i < 16; i++)
+		tag[i] = (uint8_t)((s[i / 4] ^ ekj0[i / 4]) >> (8 * (i % 4)));
 }
 
 /* AES S-box from its definition (GF(2^8) inverse + affine map). */

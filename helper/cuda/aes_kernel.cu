@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * aes_kernel.cu - table-driven AES (ECB enc/dec, CTR; 128/192/256) over a
- * batch of segments, one launch per batch.
+ * aes_kernel.cu - table-driven AES (ECB enc/dec, CTR, XTS, GCM; 128/192/256)
+ * over a batch of segments, one launch per batch.
  *
  * Design (after Tezcan 2021 / CUDA_AES, see NOTES.md for the measurements):
  * each lookup table is replicated 32 times in shared memory, copy i read by
@@ -12,18 +12,22 @@
  * rotations of the table (64 KiB) and makes the other two with one PRMT
  * each; variant 1 keeps all four (128 KiB), trading occupancy for fewer
  * instructions.  Round keys live in registers: each thread loads them once
- * per 64 KiB chunk and reuses them for every block it encrypts there.
+ * per chunk (64 KiB; GCM up to 256 KiB) and reuses them for every block it
+ * encrypts there.
  * The last round takes S(x) from byte 1 of the T-table entry.
  */
 #include "aes_gpu.h"
 #include "aes_kernel.h"
 #include "aes_tables.h"
+#include "gf128.h"
 
 #include <cuda_runtime.h>
 
 namespace {
 
 __device__ uint32_t g_tables[3 * 256];	/* te0, td0, td4 */
+/* x^(32 n): an XTS warp's first tweak is one multiply from its chunk's. */
+__constant__ uint32_t c_xpow[129][4];
 
 __device__ __forceinline__ uint32_t rotl(uint32_t v, int bytes)
 {
@@ -78,19 +82,15 @@ __device__ __forceinline__ uint32_t last(const char *smb, uint32_t a,
 			   0x5410);
 }
 
-template <int V, int R, int B>
-__device__ __forceinline__ void encrypt(const char *smb, uint32_t lane4,
-					const uint32_t *rk, uint32_t (*s)[4])
+/* Rounds R0..R of an encryption whose state already went through R0 - 1. */
+template <int V, int R, int B, int R0>
+__device__ __forceinline__ void enc_rounds(const char *smb, uint32_t lane4,
+					   const uint32_t *rk, uint32_t (*s)[4])
 {
 	constexpr int NT = layout<V>::enc_tables;
 
 #pragma unroll
-	for (int b = 0; b < B; b++)
-#pragma unroll
-		for (int j = 0; j < 4; j++)
-			s[b][j] ^= rk[j];
-#pragma unroll
-	for (int r = 1; r < R; r++) {
+	for (int r = R0; r < R; r++) {
 #pragma unroll
 		for (int b = 0; b < B; b++) {
 			uint32_t n[4];
@@ -120,6 +120,18 @@ __device__ __forceinline__ void encrypt(const char *smb, uint32_t lane4,
 		for (int j = 0; j < 4; j++)
 			s[b][j] = n[j];
 	}
+}
+
+template <int V, int R, int B>
+__device__ __forceinline__ void encrypt(const char *smb, uint32_t lane4,
+					const uint32_t *rk, uint32_t (*s)[4])
+{
+#pragma unroll
+	for (int b = 0; b < B; b++)
+#pragma unroll
+		for (int j = 0; j < 4; j++)
+			s[b][j] ^= rk[j];
+	enc_rounds<V, R, B, 1>(smb, lane4, rk, s);
 }
 
 template <int V, int R, int B>
@@ -255,29 +267,364 @@ __device__ void run_chunk(const char *smb, uint32_t lane4, uint8_t *base,
 	}
 }
 
-template <int V, int B>
+__device__ __forceinline__ uint32_t bswap(uint32_t v)
+{
+	return __byte_perm(v, 0, 0x0123);
+}
+
+__device__ __forceinline__ uint32_t get_byte(const uint32_t *w, uint32_t k)
+{
+	return (w[k >> 2] >> (8 * (k & 3))) & 0xff;
+}
+
+/* The first n < 16 bytes at q, zero padded, as four words. */
+__device__ __forceinline__ void load_partial(const uint8_t *q, uint32_t n,
+					     uint32_t *w)
+{
+#pragma unroll
+	for (int k = 0; k < 4; k++)
+		w[k] = 0;
+#pragma unroll
+	for (uint32_t k = 0; k < 16; k++)
+		if (k < n)
+			w[k >> 2] |= (uint32_t)q[k] << (8 * (k & 3));
+}
+
+__device__ __forceinline__ void store_partial(uint8_t *q, uint32_t n,
+					      const uint32_t *w)
+{
+#pragma unroll
+	for (uint32_t k = 0; k < 16; k++)
+		if (k < n)
+			q[k] = (uint8_t)get_byte(w, k);
+}
+
+template <int V, bool DEC, int R>
+__device__ __forceinline__ void aes1(const char *smb, uint32_t lane4,
+				     const uint32_t *rk, uint32_t (*s)[4])
+{
+	if (DEC)
+		decrypt<V, R, 1>(smb, lane4, rk, s);
+	else
+		encrypt<V, R, 1>(smb, lane4, rk, s);
+}
+
+/*
+ * IEEE 1619 ciphertext stealing over full block m-1 (at q) and the r-byte
+ * block after it; t is block m-1's tweak.  Decryption takes the blocks in
+ * the other order, so the tweaks swap.
+ */
+template <int V, bool DEC, int R>
+__device__ __forceinline__ void xts_steal(const char *smb, uint32_t lane4,
+				       const uint32_t *rk, uint8_t *q,
+				       uint32_t r, const uint32_t *t)
+{
+	uint32_t t2[4] = { t[0], t[1], t[2], t[3] }, s[1][4], x[4], y[4];
+	uint8_t *tail = q + 16;
+
+	gf128_mulx_k(t2, 1);
+	const uint32_t *ta = DEC ? t2 : t, *tb = DEC ? t : t2;
+	uint4 in = *reinterpret_cast<const uint4 *>(q);
+
+	s[0][0] = in.x ^ ta[0];
+	s[0][1] = in.y ^ ta[1];
+	s[0][2] = in.z ^ ta[2];
+	s[0][3] = in.w ^ ta[3];
+	aes1<V, DEC, R>(smb, lane4, rk, s);
+#pragma unroll
+	for (int k = 0; k < 4; k++)
+		x[k] = s[0][k] ^ ta[k];
+	load_partial(tail, r, y);
+#pragma unroll
+	for (uint32_t k = 0; k < 16; k++)
+		if (k >= r)
+			y[k >> 2] |= get_byte(x, k) << (8 * (k & 3));
+	store_partial(tail, r, x);
+#pragma unroll
+	for (int k = 0; k < 4; k++)
+		s[0][k] = y[k] ^ tb[k];
+	aes1<V, DEC, R>(smb, lane4, rk, s);
+	*reinterpret_cast<uint4 *>(q) = make_uint4(s[0][0] ^ tb[0],
+						   s[0][1] ^ tb[1],
+						   s[0][2] ^ tb[2],
+						   s[0][3] ^ tb[3]);
+}
+
+/*
+ * XTS: warp w owns blocks [w pw, (w+1) pw) of the chunk and lane l every
+ * 32nd of them from l, so loads stay coalesced and a lane's next tweak is
+ * its last one times x^32 (a few shifts).  The block before a partial
+ * last block is stolen from by the lane that owns it; no lane takes the
+ * partial block itself.
+ */
+template <int V, bool DEC, int R>
+__device__ void run_xts(const char *smb, uint32_t lane4, uint8_t *base,
+			const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
+			const gpu_aes_dev_key *keys)
+{
+	const uint32_t *src = DEC ? keys[sg.key].drk : keys[sg.key].erk;
+	const uint32_t nw = blockDim.x >> 5, w = threadIdx.x >> 5;
+	const uint32_t l = threadIdx.x & 31;
+	const uint32_t pw = ((ch.nblocks + nw - 1) / nw + 31) & ~31U;
+	const uint32_t start = w * pw, m = sg.len / 16, r = sg.len % 16;
+	const uint32_t end = min(start + pw, ch.nblocks);
+	uint8_t *p = base + sg.off;
+	uint32_t rk[4 * (R + 1)], t[4];
+
+	if (start >= ch.nblocks)
+		return;
+#pragma unroll
+	for (int i = 0; i < 4 * (R + 1); i++)
+		rk[i] = __ldg(src + i);
+#pragma unroll
+	for (int k = 0; k < 4; k++)
+		t[k] = ch.aux[k];
+	if (start)
+		gf128_mul(t, c_xpow[start / 32], t);
+	if (l)
+		gf128_mulx_k(t, l);
+	for (uint32_t i = start + l; i < end; i += 32) {
+		const uint32_t bi = ch.block0 + i;
+		uint8_t *q = p + (uint64_t)bi * 16;
+
+		if (r && bi == m - 1) {
+			xts_steal<V, DEC, R>(smb, lane4, rk, q, r, t);
+		} else if (bi < m) {
+			uint4 in = __ldcs(reinterpret_cast<const uint4 *>(q));
+			uint32_t s[1][4] = { { in.x ^ t[0], in.y ^ t[1],
+					       in.z ^ t[2], in.w ^ t[3] } };
+
+			aes1<V, DEC, R>(smb, lane4, rk, s);
+			__stcs(reinterpret_cast<uint4 *>(q),
+			       make_uint4(s[0][0] ^ t[0], s[0][1] ^ t[1],
+					  s[0][2] ^ t[2], s[0][3] ^ t[3]));
+		}
+		gf128_mulx_k(t, 32);
+	}
+}
+
+/*
+ * GCM: CTR with the 32-bit counter (block b of the text uses IV || b+2)
+ * and GHASH in the same pass.  Position v of the segment's hash stream
+ * (aes_gpu.h) goes to warp (v / 32) mod nw, lane v mod 32: each lane folds
+ * its blocks by Horner's rule with H^(threads); its sum times H^(32 - l),
+ * the warp's sum times H^(32 (groups after the warp's last one)) and the
+ * chunk's factor H^(blocks after the chunk) put every block at its power,
+ * so the segment's GHASH is the XOR of all lanes' results, in any order.
+ */
+static_assert(offsetof(gpu_aes_dev_key, hpre) % 16 == 0,
+	      "hpre is read as uint4");
+
+template <int V, bool DEC, int R>
+__device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
+			const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
+			const gpu_aes_dev_key *keys, uint32_t *ghash)
+{
+	const gpu_aes_dev_key *K = &keys[sg.key];
+	const uint32_t nw = blockDim.x >> 5, w = threadIdx.x >> 5;
+	const uint32_t l = threadIdx.x & 31, G = ch.nblocks / 32;
+	const uint32_t a = (sg.aad_len + 15) / 16, c = (sg.len + 15) / 16;
+	const uint32_t n = a + c + 1, pad = ((n + 31) & ~31U) - n;
+	uint8_t *p = base + sg.off;
+	const uint8_t *ad = p + (((uint64_t)sg.len + 15) & ~15ULL) + 16;
+	const uint32_t c0 = bswap((uint32_t)(sg.ctr_hi >> 32));
+	const uint32_t c1 = bswap((uint32_t)sg.ctr_hi);
+	const uint32_t c2 = bswap((uint32_t)(sg.ctr_lo >> 32));
+	constexpr int NT = layout<V>::enc_tables;
+	uint32_t rk[4 * (R + 1)], r1[4], y[4] = { 0, 0, 0, 0 };
+
+	if (w >= G)
+		return;	/* the whole warp: no lane would reduce */
+#pragma unroll
+	for (int i = 0; i < 4 * (R + 1); i++)
+		rk[i] = __ldg(K->erk + i);
+	/*
+	 * Counter blocks differ only in word 3, which feeds one of the four
+	 * lookups of each round-1 column: the other 12 are the same for the
+	 * whole segment (Bernstein-Schwabe counter-mode caching, round 1).
+	 */
+	{
+		const uint32_t w0[4] = { c0 ^ rk[0], c1 ^ rk[1], c2 ^ rk[2],
+					 0 };
+
+#pragma unroll
+		for (int j = 0; j < 4; j++) {
+			r1[j] = rk[4 + j];
+#pragma unroll
+			for (int t = 0; t < 4; t++)
+				if (((j + t) & 3) != 3)
+					r1[j] ^= tl<NT>(smb, 0, t,
+							w0[(j + t) & 3], lane4);
+		}
+	}
+	for (uint32_t g = w; g < G; g += nw) {
+		const uint32_t v = ch.block0 + 32 * g + l;
+		uint32_t x[4] = { 0, 0, 0, 0 }, xr[4];
+
+		if (v >= pad && v - pad < a) {
+			const uint32_t q = v - pad;
+
+			if (16 * q + 16 <= sg.aad_len) {
+				uint4 in = __ldcs(reinterpret_cast<const uint4 *>(
+					ad + 16 * (uint64_t)q));
+
+				x[0] = in.x;
+				x[1] = in.y;
+				x[2] = in.z;
+				x[3] = in.w;
+			} else {
+				load_partial(ad + 16 * (uint64_t)q,
+					     sg.aad_len - 16 * q, x);
+			}
+		} else if (v >= pad && v - pad < a + c) {
+			const uint32_t b = v - pad - a;
+			uint8_t *q = p + 16 * (uint64_t)b;
+			const uint32_t x3 = bswap(b + 2) ^ rk[3];
+			uint32_t s[1][4], in[4], o[4];
+			const bool full = 16 * (uint64_t)b + 16 <= sg.len;
+			const uint32_t nb = full ? 16 : sg.len - 16 * b;
+
+#pragma unroll
+			for (int j = 0; j < 4; j++)
+				s[0][j] = r1[j] ^ tl<NT>(smb, 0, (3 - j) & 3,
+							 x3, lane4);
+			enc_rounds<V, R, 1, 2>(smb, lane4, rk, s);
+			if (full) {
+				uint4 i4 = __ldcs(reinterpret_cast<const uint4 *>(q));
+
+				in[0] = i4.x;
+				in[1] = i4.y;
+				in[2] = i4.z;
+				in[3] = i4.w;
+			} else {
+				load_partial(q, nb, in);
+			}
+#pragma unroll
+			for (int k = 0; k < 4; k++) {
+				/* bytes past the text hash as zero */
+				uint32_t keep = 4 * k + 4 <= nb ? ~0U :
+						4 * k >= nb ? 0U :
+						~0U >> (8 * (4 * k + 4 - nb));
+
+				o[k] = (in[k] ^ s[0][k]) & keep;
+				x[k] = DEC ? in[k] : o[k];
+			}
+			if (full)
+				__stcs(reinterpret_cast<uint4 *>(q),
+				       make_uint4(o[0], o[1], o[2], o[3]));
+			else
+				store_partial(q, nb, o);
+		} else if (v >= pad) {
+			uint64_t abits = (uint64_t)sg.aad_len * 8;
+			uint64_t cbits = (uint64_t)sg.len * 8;
+
+			x[0] = bswap((uint32_t)(abits >> 32));
+			x[1] = bswap((uint32_t)abits);
+			x[2] = bswap((uint32_t)(cbits >> 32));
+			x[3] = bswap((uint32_t)cbits);
+		}
+		{
+			/* reloaded (L1) rather than held: registers are short */
+			gf128_pre hn;
+			const uint4 *src = reinterpret_cast<const uint4 *>(
+				K->hpre[nw].m);
+
+#pragma unroll
+			for (int k = 0; k < 9; k++) {
+				uint4 q = __ldg(src + k);
+
+				hn.m[k][0] = q.x;
+				hn.m[k][1] = q.y;
+				hn.m[k][2] = q.z;
+				hn.m[k][3] = q.w;
+			}
+			gf128_mul_pre(y, &hn, y);
+		}
+		gf128_from_gcm(x, xr);
+#pragma unroll
+		for (int k = 0; k < 4; k++)
+			y[k] ^= xr[k];
+	}
+	{
+		uint32_t f[4];
+
+#pragma unroll
+		for (int k = 0; k < 4; k++)
+			f[k] = __ldg(&K->hp1[32 - l][k]);
+		gf128_mul(y, f, y);
+	}
+#pragma unroll
+	for (int d = 16; d; d >>= 1)
+#pragma unroll
+		for (int k = 0; k < 4; k++)
+			y[k] ^= __shfl_xor_sync(0xffffffffU, y[k], d);
+	if (l == 0) {
+		const uint32_t glast = w + nw * ((G - 1 - w) / nw);
+		uint32_t f[4];
+
+#pragma unroll
+		for (int k = 0; k < 4; k++)
+			f[k] = __ldg(&K->hp32[G - 1 - glast][k]);
+		gf128_mul(y, f, y);
+#pragma unroll
+		for (int k = 0; k < 4; k++)
+			f[k] = ch.aux[k];
+		gf128_mul(y, f, y);
+#pragma unroll
+		for (int k = 0; k < 4; k++)
+			atomicXor(ghash + 4 * (size_t)ch.seg + k, y[k]);
+	}
+}
+
+#define BY_ROUNDS(call_)						\
+	do {								\
+		switch (sg.rounds) {					\
+		case 10: { constexpr int R_ = 10; call_; } break;	\
+		case 12: { constexpr int R_ = 12; call_; } break;	\
+		default: { constexpr int R_ = 14; call_; } break;	\
+		}							\
+	} while (0)
+
+/*
+ * EXT: the kernel also runs XTS and GCM.  Their register needs (GHASH's
+ * products next to 60 round-key words) make ptxas spill, so batches of
+ * ECB and CTR alone use a kernel without them and keep its allocation.
+ */
+template <int V, int B, bool EXT>
 __device__ void dispatch(const char *smb, uint32_t lane4, uint8_t *base,
 			 const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
-			 const gpu_aes_dev_key *keys, bool dec)
+			 const gpu_aes_dev_key *keys, uint32_t *ghash)
 {
-	if (dec) {
-		switch (sg.rounds) {
-		case 10: run_chunk<V, GPU_AES_KOP_ECB_DEC, 10, B>(smb, lane4, base, sg, ch, keys); break;
-		case 12: run_chunk<V, GPU_AES_KOP_ECB_DEC, 12, B>(smb, lane4, base, sg, ch, keys); break;
-		default: run_chunk<V, GPU_AES_KOP_ECB_DEC, 14, B>(smb, lane4, base, sg, ch, keys); break;
-		}
-	} else if (sg.op == GPU_AES_KOP_CTR) {
-		switch (sg.rounds) {
-		case 10: run_chunk<V, GPU_AES_KOP_CTR, 10, B>(smb, lane4, base, sg, ch, keys); break;
-		case 12: run_chunk<V, GPU_AES_KOP_CTR, 12, B>(smb, lane4, base, sg, ch, keys); break;
-		default: run_chunk<V, GPU_AES_KOP_CTR, 14, B>(smb, lane4, base, sg, ch, keys); break;
-		}
-	} else {
-		switch (sg.rounds) {
-		case 10: run_chunk<V, GPU_AES_KOP_ECB_ENC, 10, B>(smb, lane4, base, sg, ch, keys); break;
-		case 12: run_chunk<V, GPU_AES_KOP_ECB_ENC, 12, B>(smb, lane4, base, sg, ch, keys); break;
-		default: run_chunk<V, GPU_AES_KOP_ECB_ENC, 14, B>(smb, lane4, base, sg, ch, keys); break;
-		}
+	if (!EXT && sg.op > GPU_AES_KOP_ECB_DEC)
+		return;
+	switch (sg.op) {
+	case GPU_AES_KOP_CTR:
+		BY_ROUNDS((run_chunk<V, GPU_AES_KOP_CTR, R_, B>(smb, lane4, base, sg, ch, keys)));
+		break;
+	case GPU_AES_KOP_ECB_ENC:
+		BY_ROUNDS((run_chunk<V, GPU_AES_KOP_ECB_ENC, R_, B>(smb, lane4, base, sg, ch, keys)));
+		break;
+	case GPU_AES_KOP_ECB_DEC:
+		BY_ROUNDS((run_chunk<V, GPU_AES_KOP_ECB_DEC, R_, B>(smb, lane4, base, sg, ch, keys)));
+		break;
+	case GPU_AES_KOP_XTS_ENC:
+		if (EXT)
+			BY_ROUNDS((run_xts<V, false, R_>(smb, lane4, base, sg, ch, keys)));
+		break;
+	case GPU_AES_KOP_XTS_DEC:
+		if (EXT)
+			BY_ROUNDS((run_xts<V, true, R_>(smb, lane4, base, sg, ch, keys)));
+		break;
+	case GPU_AES_KOP_GCM_ENC:
+		if (EXT)
+			BY_ROUNDS((run_gcm<V, false, R_>(smb, lane4, base, sg, ch, keys, ghash)));
+		break;
+	case GPU_AES_KOP_GCM_DEC:
+		if (EXT)
+			BY_ROUNDS((run_gcm<V, true, R_>(smb, lane4, base, sg, ch, keys, ghash)));
+		break;
+	default:
+		break;
 	}
 }
 
@@ -320,11 +667,11 @@ __device__ void fill_tables(uint32_t *sm, bool dec)
 	__syncthreads();
 }
 
-template <int V, int B>
+template <int V, int B, bool EXT>
 __global__ void __launch_bounds__(512)
 aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 	  const gpu_aes_kchunk *chunks, uint32_t nenc, uint32_t ndec,
-	  uint32_t enc_ctas, const gpu_aes_dev_key *keys,
+	  uint32_t enc_ctas, const gpu_aes_dev_key *keys, uint32_t *ghash,
 	  const __grid_constant__ gpu_aes_inline inl)
 {
 	extern __shared__ uint4 smem_raw[];
@@ -350,23 +697,26 @@ aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 		const gpu_aes_kchunk ch = chunks ? chunks[c] : inl.chunks[c];
 		const gpu_aes_kseg sg = chunks ? segs[ch.seg] : inl.segs[ch.seg];
 
-		dispatch<V, B>(smb, lane4, base, sg, ch, keys, dec);
+		dispatch<V, B, EXT>(smb, lane4, base, sg, ch, keys, ghash);
 	}
 }
 
 typedef void (*kfn)(uint8_t *, const gpu_aes_kseg *, const gpu_aes_kchunk *,
 		    uint32_t, uint32_t, uint32_t, const gpu_aes_dev_key *,
-		    const gpu_aes_inline);
+		    uint32_t *, const gpu_aes_inline);
 
-kfn pick(unsigned int variant, unsigned int bpt)
+kfn pick(unsigned int variant, unsigned int bpt, bool ext)
 {
-	static const kfn fns[2][3] = {
-		{ aes_batch<0, 1>, aes_batch<0, 2>, aes_batch<0, 4> },
-		{ aes_batch<1, 1>, aes_batch<1, 2>, aes_batch<1, 4> },
+	static const kfn fns[2][2][3] = {
+		{ { aes_batch<0, 1, false>, aes_batch<0, 2, false>, aes_batch<0, 4, false> },
+		  { aes_batch<1, 1, false>, aes_batch<1, 2, false>, aes_batch<1, 4, false> } },
+		/* XTS and GCM blocks are one per thread: bpt does not apply */
+		{ { aes_batch<0, 1, true>, aes_batch<0, 1, true>, aes_batch<0, 1, true> },
+		  { aes_batch<1, 1, true>, aes_batch<1, 1, true>, aes_batch<1, 1, true> } },
 	};
 	unsigned int b = bpt == 4 ? 2 : bpt == 2 ? 1 : 0;
 
-	return fns[variant ? 1 : 0][b];
+	return fns[ext ? 1 : 0][variant ? 1 : 0][b];
 }
 
 unsigned int smem_bytes(unsigned int variant, bool enc, bool dec)
@@ -382,7 +732,7 @@ unsigned int smem_bytes(unsigned int variant, bool enc, bool dec)
 extern "C" int gpu_aes_kernel_init(void)
 {
 	struct gpu_aes_tables t;
-	uint32_t host[3 * 256];
+	uint32_t host[3 * 256], xpow[129][4];
 
 	gpu_aes_make_tables(&t);
 	for (int i = 0; i < 256; i++) {
@@ -392,10 +742,13 @@ extern "C" int gpu_aes_kernel_init(void)
 	}
 	if (cudaMemcpyToSymbol(g_tables, host, sizeof(host)) != cudaSuccess)
 		return -1;
+	gpu_aes_xts_xpow(xpow);
+	if (cudaMemcpyToSymbol(c_xpow, xpow, sizeof(xpow)) != cudaSuccess)
+		return -1;
 	for (unsigned int v = 0; v < GPU_AES_NR_VARIANTS; v++)
-		for (unsigned int b = 1; b <= 4; b *= 2)
+		for (unsigned int b = 1; b <= 8; b *= 2)
 			if (cudaFuncSetAttribute(
-				    pick(v, b),
+				    pick(v, b & 7, b == 8),
 				    cudaFuncAttributeMaxDynamicSharedMemorySize,
 				    (int)smem_bytes(v, true, true)) != cudaSuccess)
 				return -1;
@@ -432,9 +785,9 @@ extern "C" int gpu_aes_kernel_launch(const struct gpu_aes_launch *l,
 		if (enc_ctas == grid)
 			enc_ctas = grid - 1;
 	}
-	pick(l->shape.variant, l->shape.bpt)<<<grid, l->shape.threads,
+	pick(l->shape.variant, l->shape.bpt, l->ext != 0)<<<grid, l->shape.threads,
 		smem_bytes(l->shape.variant, nenc != 0, ndec != 0), stream>>>(
 		l->base, l->segs, l->chunks, nenc, ndec, enc_ctas, l->keys,
-		l->inl);
+		l->ghash, l->inl);
 	return cudaGetLastError() == cudaSuccess ? 0 : -1;
 }

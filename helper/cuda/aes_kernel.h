@@ -16,7 +16,7 @@ extern "C" {
  * space): no copies to queue before the kernel, which cost a small batch
  * latency and the submitting (core) thread two API calls.
  */
-#define GPU_AES_INLINE_MAX	64U	/* 3 KiB: within the 4 KiB parameter space */
+#define GPU_AES_INLINE_MAX	40U	/* 3.5 KiB: within the 4 KiB parameter space */
 
 struct gpu_aes_inline {
 	struct gpu_aes_kseg segs[GPU_AES_INLINE_MAX];
@@ -29,6 +29,13 @@ struct gpu_aes_launch {
 	const struct gpu_aes_kchunk *chunks;	/* device memory, or NULL: */
 	struct gpu_aes_inline inl;		/* tables are here */
 	const struct gpu_aes_dev_key *keys;	/* device memory */
+	/*
+	 * GCM: 4 words per segment (index as in segs), zero before the
+	 * launch; the kernel XORs the segment's GHASH into them.  NULL when
+	 * no segment is GCM.
+	 */
+	uint32_t *ghash;
+	uint32_t ext;		/* 1 when any segment is XTS or GCM */
 	uint32_t nchunks;
 	uint32_t nenc;		/* chunks[0..nenc) do not decrypt */
 	uint32_t max_ctas;	/* persistent grid: SMs * ctas_per_sm */

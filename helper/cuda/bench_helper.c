@@ -44,10 +44,12 @@
 struct dq_thread {
 	struct gpu_aes_producer *p;
 	uint32_t len;
+	unsigned int alg;	/* CTR (slot 0), XTS (slot 2), GCM (slot 0) */
 	double end;
 	int zc;
 	pthread_t tid;
 	uint8_t *src, *dst;	/* dst: npool buffers of len */
+	uint8_t *tags;		/* GCM: npool tags of 16 bytes */
 	uint32_t npool;
 	uint64_t errors;	/* this thread's */
 	/* Written by the reaping threads: a line of its own. */
@@ -101,8 +103,19 @@ static void *dq_main(void *arg)
 			continue;
 		}
 		/* The pool is scratch: a slow completion may be overtaken. */
-		if (gpu_aes_producer_submit_wait(t->p, GPU_AES_ALG_CTR,
-						 GPU_AES_DIR_ENCRYPT, 0, iv,
+		if (t->alg == GPU_AES_ALG_GCM) {
+			/* a TLS 1.2 record: 13 bytes of AAD, a 16-byte tag */
+			if (gpu_aes_producer_submit_gcm_wait(
+				    t->p, GPU_AES_DIR_ENCRYPT, 0, iv, src, 13,
+				    src, dst + (size_t)next * t->len, t->len,
+				    t->tags + 16 * (size_t)next, 16, dq_cb, t)) {
+				t->errors++;
+				break;
+			}
+		} else if (gpu_aes_producer_submit_wait(t->p, t->alg,
+						 GPU_AES_DIR_ENCRYPT,
+						 t->alg == GPU_AES_ALG_XTS ? 2 : 0,
+						 iv,
 						 src,
 						 dst + (size_t)next * t->len,
 						 t->len, dq_cb, t)) {
@@ -124,9 +137,15 @@ static double cpu_seconds(void)
 	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
+static const char *alg_name(unsigned int alg)
+{
+	return alg == GPU_AES_ALG_XTS ? "aes-128-xts" :
+	       alg == GPU_AES_ALG_GCM ? "aes-128-gcm" : "aes-128-ctr";
+}
+
 static int deep_queue(struct gpu_aes_producer *p, const struct bench_opts *o,
 		      uint32_t len, unsigned int nthreads, int zc,
-		      const char *label)
+		      const char *label, unsigned int alg)
 {
 	struct dq_thread *t = aligned_alloc(64, nthreads * sizeof(*t));
 	struct gpu_aes_producer_stats s0, s1;
@@ -146,7 +165,8 @@ static int deep_queue(struct gpu_aes_producer *p, const struct bench_opts *o,
 		t[i].npool = npool;
 		t[i].src = malloc(len);
 		t[i].dst = malloc((size_t)npool * len);
-		if (!t[i].src || !t[i].dst) {
+		t[i].tags = malloc((size_t)npool * 16);
+		if (!t[i].src || !t[i].dst || !t[i].tags) {
 			nthreads = i + 1;
 			goto out;
 		}
@@ -162,6 +182,7 @@ static int deep_queue(struct gpu_aes_producer *p, const struct bench_opts *o,
 		t[i].len = len;
 		t[i].end = t0 + o->seconds;
 		t[i].zc = zc;
+		t[i].alg = alg;
 		if (pthread_create(&t[i].tid, NULL, dq_main, &t[i]))
 			return -1;
 	}
@@ -175,7 +196,7 @@ static int deep_queue(struct gpu_aes_producer *p, const struct bench_opts *o,
 	gpu_aes_producer_get_stats(p, &s1);
 	memset(&r, 0, sizeof(r));
 	snprintf(r.path, sizeof(r.path), "%s", label);
-	snprintf(r.alg, sizeof(r.alg), "aes-128-ctr");
+	snprintf(r.alg, sizeof(r.alg), "%s", alg_name(alg));
 	r.size = len;
 	r.rps = done / (t1 - t0);
 	r.gbps = r.rps * len / 1e9;
@@ -191,6 +212,7 @@ out:
 	for (unsigned int i = 0; i < nthreads; i++) {
 		free(t[i].src);
 		free(t[i].dst);
+		free(t[i].tags);
 	}
 	free(t);
 	return errors || !done ? -1 : 0;
@@ -366,6 +388,9 @@ static int open_producer(const struct bench_opts *o, unsigned int spin_us,
 	err = gpu_aes_producer_setkey(*p, 0, key, 16);
 	if (!err)
 		err = gpu_aes_producer_setkey(*p, 1, key, 32);
+	key[16] ^= 1;	/* distinct halves */
+	if (!err)
+		err = gpu_aes_producer_setkey_xts(*p, 2, key, 32);
 	memset(key, 0, sizeof(key));
 	return err;
 }
@@ -395,15 +420,22 @@ int bench_helper(const struct bench_opts *o)
 		return -1;
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		if (sizes[i] >= o->req_min && sizes[i] <= o->req_max)
-			err |= deep_queue(p, o, sizes[i], nthreads, 0, "helper");
+			err |= deep_queue(p, o, sizes[i], nthreads, 0, "helper",
+					  GPU_AES_ALG_CTR);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		if (sizes[i] >= o->req_min && sizes[i] <= o->req_max)
 			err |= deep_queue(p, o, sizes[i], nthreads, 1,
-					  "helper-zc");
+					  "helper-zc", GPU_AES_ALG_CTR);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		if (sizes[i] >= o->req_min && sizes[i] <= o->req_max)
 			err |= deep_queue(p, o, sizes[i], nthreads, 2,
-					  "helper-nocopy");
+					  "helper-nocopy", GPU_AES_ALG_CTR);
+	/* XTS (dm-crypt) and GCM (kTLS) next to CTR at their request sizes */
+	for (unsigned int alg = GPU_AES_ALG_XTS; alg <= GPU_AES_ALG_GCM; alg++)
+		for (uint32_t len = 4096; len <= 16384; len *= 4)
+			if (len >= o->req_min && len <= o->req_max)
+				err |= deep_queue(p, o, len, nthreads, 0,
+						  "helper", alg);
 	if (o->qd1) {
 		err |= qd1(p, o, 512, "helper-qd1", "gpu");
 		err |= qd1(p, o, 4096, "helper-qd1", "gpu");
@@ -420,7 +452,8 @@ int bench_helper(const struct bench_opts *o)
 		return -1;
 	}
 	err |= qd1(p, o, 4096, "helper-qd1", "cpu<64K policy");
-	err |= deep_queue(p, o, 4096, nthreads, 0, "helper-cpupol");
+	err |= deep_queue(p, o, 4096, nthreads, 0, "helper-cpupol",
+			  GPU_AES_ALG_CTR);
 	gpu_aes_producer_destroy(p);
 	unsetenv("GPU_AES_CUDA_CPU_BELOW");
 	return err;

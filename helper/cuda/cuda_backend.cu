@@ -29,6 +29,8 @@
 #include <algorithm>
 #include <cuda_runtime.h>
 #include <errno.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +78,10 @@ struct slot {
 	cudaEvent_t tab_ev, join_ev;
 	gpu_aes_kseg *h_segs, *d_segs;
 	gpu_aes_kchunk *h_chunks, *d_chunks;
+	uint32_t *h_ghash, *d_ghash;	/* GCM: 4 words per segment */
+	bool gcm;			/* the batch has GCM segments */
+	bool ext;			/* ... or XTS ones */
+	uint32_t nr;			/* h_segs entries the last batch used */
 	struct gpu_aes_batch *batch;
 	uint64_t bytes;
 	bool wrote;	/* region may hold partial output if this fails */
@@ -94,6 +100,12 @@ struct worker {
 	gpu_aes_dev_key *d_keys, *h_keys;
 	uint32_t *key_gen;	/* generation uploaded, per slot */
 	uint8_t *key_valid;
+	/*
+	 * Per key slot, AES-ECB under the XTS tweak key (XTS entries) or the
+	 * key itself (others): E_K2(iv) and E_K(J0) per request, on the CPU's
+	 * constant-time AES, once per segment rather than once per GPU thread.
+	 */
+	EVP_CIPHER_CTX **hctx;
 	cudaStream_t key_stream;
 	uint32_t max_segs, max_chunks;
 
@@ -174,47 +186,76 @@ void cpu_run(gpu_aes_backend *be, struct gpu_aes_batch *b)
 	pthread_mutex_unlock(&be->cpu_lock);
 }
 
-/* Upload slot k's schedules if this worker has another generation. */
+/* One block through slot k's host AES (see worker.hctx). */
+bool host_block(worker *w, uint16_t k, const uint8_t in[16], uint8_t out[16])
+{
+	int n = 0;
+
+	return EVP_EncryptUpdate(w->hctx[k], out, &n, in, 16) == 1 && n == 16;
+}
+
+/*
+ * Upload slot k's schedules if this worker has another generation.  XTS
+ * entries carry the tweak key after the key; other entries get the GCM
+ * hash key powers, since the entry does not say which algorithm uses it.
+ */
 int key_ensure(worker *w, const gpu_aes_region *r, uint16_t k, uint32_t gen)
 {
 	const gpu_aes_key *e = &r->keys[k];
-	uint8_t raw[32];
-	uint32_t len, g1, g2;
+	uint8_t raw[64], h[16];
+	static const uint8_t zero[16] = { 0 };
+	uint32_t len, tlen, g1, g2;
 	unsigned int nr;
+	int rc = -1;
 
 	if (w->key_valid[k] && w->key_gen[k] == gen)
 		return 1;
 	g1 = __atomic_load_n(&e->gen, __ATOMIC_ACQUIRE);
 	len = __atomic_load_n(&e->key_len, __ATOMIC_RELAXED);
-	if (len != 16 && len != 24 && len != 32)
+	tlen = __atomic_load_n(&e->tweak_len, __ATOMIC_RELAXED);
+	if ((len != 16 && len != 24 && len != 32) || (tlen && tlen != len))
 		return -1;
-	memcpy(raw, e->key, len);
+	memcpy(raw, e->key, len + tlen);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	g2 = __atomic_load_n(&e->gen, __ATOMIC_RELAXED);
-	if (g1 != gen || g2 != gen) {
-		memset(raw, 0, sizeof(raw));
-		return -1;	/* rewritten since the request was made */
-	}
+	if (g1 != gen || g2 != gen)
+		goto out;	/* rewritten since the request was made */
 	/*
 	 * A replaced key may still be in use by batches in flight on other
 	 * streams: let them finish before overwriting its device copy.
 	 */
 	if (w->key_valid[k] &&
-	    !CK(w, cudaDeviceSynchronize()))
-		return -2;
-	int rc = gpu_aes_dev_expand_key(raw, len, &w->h_keys[k], &nr);
-	memset(raw, 0, sizeof(raw));
-	__asm__ volatile("" : : "r"(raw) : "memory");
-	if (rc)
-		return -1;
+	    !CK(w, cudaDeviceSynchronize())) {
+		rc = -2;
+		goto out;
+	}
+	w->key_valid[k] = 0;
+	if (gpu_aes_dev_expand_key(raw, len, &w->h_keys[k], &nr))
+		goto out;
+	if (EVP_EncryptInit_ex(w->hctx[k], len == 16 ? EVP_aes_128_ecb() :
+			       len == 24 ? EVP_aes_192_ecb() : EVP_aes_256_ecb(),
+			       NULL, raw + tlen, NULL) != 1 ||
+	    EVP_CIPHER_CTX_set_padding(w->hctx[k], 0) != 1)
+		goto out;
+	if (!tlen) {
+		if (!host_block(w, k, zero, h))
+			goto out;
+		gpu_aes_gcm_powers(h, &w->h_keys[k]);
+		OPENSSL_cleanse(h, sizeof(h));
+	}
 	if (!CK(w, cudaMemcpyAsync(&w->d_keys[k], &w->h_keys[k],
 				   sizeof(gpu_aes_dev_key),
 				   cudaMemcpyHostToDevice, w->key_stream)) ||
-	    !CK(w, cudaStreamSynchronize(w->key_stream)))
-		return -2;
+	    !CK(w, cudaStreamSynchronize(w->key_stream))) {
+		rc = -2;
+		goto out;
+	}
 	w->key_gen[k] = gen;
 	w->key_valid[k] = 1;
-	return 1;
+	rc = 1;
+out:
+	OPENSSL_cleanse(raw, sizeof(raw));
+	return rc;
 }
 
 /* Index of the worker with the fewest bytes in flight, -1 if none lives. */
@@ -238,16 +279,42 @@ int pick_worker(gpu_aes_backend *be)
 	return best;
 }
 
+/* Statuses are those enqueue() and gcm_finish() set, unless it failed. */
 void finish(worker *w, struct gpu_aes_batch *b, bool failed)
 {
-	int32_t st = failed ? GPU_AES_STATUS_EIO : GPU_AES_STATUS_OK;
-
-	for (uint32_t i = 0; i < b->nr; i++)
-		b->segs[i].status = st;
-	if (failed)
+	if (failed) {
+		for (uint32_t i = 0; i < b->nr; i++)
+			b->segs[i].status = GPU_AES_STATUS_EIO;
 		__atomic_add_fetch(&w->be->stats.eio_batches, 1,
 				   __ATOMIC_RELAXED);
+	}
 	b->done(b);
+}
+
+/*
+ * GCM tags from the kernel's GHASH sums, on the completion thread while the
+ * slot (h_segs, h_ghash) is still ours: encryption writes the tag after the
+ * text, decryption compares in constant time.
+ */
+void gcm_finish(const gpu_aes_region *r, const slot *s, struct gpu_aes_batch *b)
+{
+	for (uint32_t i = 0; i < b->nr; i++) {
+		const gpu_aes_kseg *k = &s->h_segs[i];
+		gpu_aes_segment *g = &b->segs[i];
+		uint8_t tag[16];
+		uint8_t *dst;
+
+		if ((k->op != GPU_AES_KOP_GCM_ENC && k->op != GPU_AES_KOP_GCM_DEC) ||
+		    g->status)
+			continue;
+		gpu_aes_gcm_tag(s->h_ghash + 4 * (size_t)i, k->aux, tag);
+		dst = r->data + gpu_aes_gcm_tag_off(g->data_off, g->len);
+		if (k->op == GPU_AES_KOP_GCM_ENC)
+			memcpy(dst, tag, g->auth_len);
+		else if (CRYPTO_memcmp(dst, tag, g->auth_len))
+			g->status = GPU_AES_STATUS_EBADMSG;
+		OPENSSL_cleanse(tag, sizeof(tag));
+	}
 }
 
 void *completer(void *arg)
@@ -278,6 +345,9 @@ void *completer(void *arg)
 		struct gpu_aes_batch *b = s->batch;
 		bool to_cpu = s->failed && !s->wrote;
 		bool failed = s->failed && !to_cpu;
+
+		if (!s->failed && s->gcm)
+			gcm_finish(w->be->region, s, b);
 
 		/*
 		 * The GPU is done with the slot: hand it back before done(),
@@ -346,6 +416,84 @@ bool copy_runs(worker *w, const std::vector<run> &runs, uint8_t *host,
 	return true;
 }
 
+/* Bytes of the data area a segment's kernel reads or writes. */
+uint64_t kspan(const gpu_aes_kseg &k)
+{
+	if (k.op == GPU_AES_KOP_GCM_ENC || k.op == GPU_AES_KOP_GCM_DEC)
+		return gpu_aes_sqe_span(GPU_AES_ALG_GCM, k.len, k.aad_len);
+	return k.len;
+}
+
+bool valid_auth_len(uint32_t n)
+{
+	return n == 4 || n == 8 || (n >= 12 && n <= 16);
+}
+
+/*
+ * The kernel's view of request g, in k; g->status becomes its status
+ * unless the GPU fails.  A request its algorithm cannot take (the core
+ * checks these too) becomes an empty segment with GPU_AES_STATUS_EINVAL.
+ * false: the key could not be made ready (the caller sends the batch to
+ * the CPU).
+ */
+bool make_kseg(worker *w, const gpu_aes_region *r, gpu_aes_segment *g,
+	       gpu_aes_kseg *k)
+{
+	const gpu_aes_key *e = &r->keys[g->key_slot];
+	uint32_t key_len, tweak_len;
+	uint8_t blk[16];
+
+	if (key_ensure(w, r, g->key_slot, g->key_gen) < 0)
+		return false;
+	key_len = e->key_len;
+	tweak_len = e->tweak_len;
+	memset(k, 0, sizeof(*k));
+	k->off = g->data_off;
+	k->len = g->len;
+	k->key = g->key_slot;
+	k->rounds = (uint8_t)(key_len / 4 + 6);
+	gpu_aes_ctr_load(g->iv, &k->ctr_hi, &k->ctr_lo);
+	g->status = GPU_AES_STATUS_OK;
+	switch (g->alg) {
+	case GPU_AES_ALG_CTR:
+		k->op = GPU_AES_KOP_CTR;
+		return true;
+	case GPU_AES_ALG_ECB:
+		k->op = g->dir == GPU_AES_DIR_DECRYPT ? GPU_AES_KOP_ECB_DEC :
+							GPU_AES_KOP_ECB_ENC;
+		return true;
+	case GPU_AES_ALG_XTS:
+		if (g->len < 16 || !tweak_len)
+			break;
+		k->op = g->dir == GPU_AES_DIR_DECRYPT ? GPU_AES_KOP_XTS_DEC :
+							GPU_AES_KOP_XTS_ENC;
+		if (!host_block(w, g->key_slot, g->iv, blk))
+			return false;
+		memcpy(k->aux, blk, sizeof(blk));
+		return true;
+	case GPU_AES_ALG_GCM:
+		if (tweak_len || !valid_auth_len(g->auth_len))
+			break;
+		k->op = g->dir == GPU_AES_DIR_DECRYPT ? GPU_AES_KOP_GCM_DEC :
+							GPU_AES_KOP_GCM_ENC;
+		k->aad_len = g->aad_len;
+		memcpy(blk, g->iv, 12);
+		blk[12] = blk[13] = blk[14] = 0;
+		blk[15] = 1;
+		if (!host_block(w, g->key_slot, blk, blk))
+			return false;
+		memcpy(k->aux, blk, sizeof(blk));
+		OPENSSL_cleanse(blk, sizeof(blk));
+		return true;
+	default:
+		break;
+	}
+	k->op = GPU_AES_KOP_CTR;
+	k->len = 0;
+	g->status = GPU_AES_STATUS_EINVAL;
+	return true;
+}
+
 /*
  * A large copy-engine batch (segment tables already in s->h_segs): pieces
  * of consecutive segments, alternately on the slot's two streams, each
@@ -365,7 +513,7 @@ bool enqueue_pieces(gpu_aes_backend *be, worker *w, slot *s,
 		uint64_t bytes = 0;
 
 		while (p.s1 < n && (bytes < PIECE || p.s1 == p.s0))
-			bytes += s->h_segs[p.s1++].len;
+			bytes += kspan(s->h_segs[p.s1++]);
 		uint32_t chunk = gpu_aes_chunk_blocks(s->h_segs + p.s0,
 						      p.s1 - p.s0, max_ctas);
 		p.nch = gpu_aes_count_chunks(s->h_segs + p.s0, p.s1 - p.s0,
@@ -374,11 +522,15 @@ bool enqueue_pieces(gpu_aes_backend *be, worker *w, slot *s,
 			return false;
 		p.nenc = gpu_aes_build_chunks(s->h_segs + p.s0, p.s1 - p.s0,
 					      chunk, s->h_chunks + nch);
+		gpu_aes_chunk_aux(s->h_segs + p.s0, w->h_keys,
+				  s->h_chunks + nch, p.nch);
 		nch += p.nch;
 		pcs.push_back(p);
 		i = p.s1;
 	}
-	if (!CK(w, cudaMemcpyAsync(s->d_segs, s->h_segs, n * sizeof(gpu_aes_kseg),
+	if ((s->gcm && !CK(w, cudaMemsetAsync(s->d_ghash, 0, n * 16,
+					      s->stream))) ||
+	    !CK(w, cudaMemcpyAsync(s->d_segs, s->h_segs, n * sizeof(gpu_aes_kseg),
 				   cudaMemcpyHostToDevice, s->stream)) ||
 	    !CK(w, cudaMemcpyAsync(s->d_chunks, s->h_chunks,
 				   nch * sizeof(gpu_aes_kchunk),
@@ -393,9 +545,10 @@ bool enqueue_pieces(gpu_aes_backend *be, worker *w, slot *s,
 		gpu_aes_launch l;
 
 		for (uint32_t i = p.s0; i < p.s1; i++)
-			if (s->h_segs[i].len)
+			if (kspan(s->h_segs[i]))
 				runs.push_back({ s->h_segs[i].off,
-						 s->h_segs[i].off + s->h_segs[i].len });
+						 s->h_segs[i].off +
+						 kspan(s->h_segs[i]) });
 		merge_runs(runs);
 		if (!copy_runs(w, runs, r->data, true, st)) {
 			if (!s->wrote)
@@ -408,6 +561,8 @@ bool enqueue_pieces(gpu_aes_backend *be, worker *w, slot *s,
 		l.segs = s->d_segs + p.s0;
 		l.chunks = s->d_chunks + p.c0;
 		l.keys = w->d_keys;
+		l.ghash = s->gcm ? s->d_ghash + 4 * (size_t)p.s0 : nullptr;
+		l.ext = s->ext;
 		l.nchunks = (uint32_t)p.nch;
 		l.nenc = (uint32_t)p.nenc;
 		l.shape = w->shape;
@@ -426,6 +581,9 @@ bool enqueue_pieces(gpu_aes_backend *be, worker *w, slot *s,
 	}
 	if (!CK(w, cudaEventRecord(s->join_ev, s->stream2)) ||
 	    !CK(w, cudaStreamWaitEvent(s->stream, s->join_ev, 0)) ||
+	    (s->gcm && !CK(w, cudaMemcpyAsync(s->h_ghash, s->d_ghash, n * 16,
+					      cudaMemcpyDeviceToHost,
+					      s->stream))) ||
 	    !CK(w, cudaEventRecord(s->done_ev, s->stream)))
 		s->failed = true;
 	__atomic_add_fetch(&be->stats.copy_batches, 1, __ATOMIC_RELAXED);
@@ -446,24 +604,20 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 
 	if (n > w->max_segs)
 		return false;
+	s->gcm = false;
+	s->ext = false;
+	s->nr = n;
 	for (uint32_t i = 0; i < n; i++) {
-		const gpu_aes_segment *g = &b->segs[i];
 		gpu_aes_kseg *k = &s->h_segs[i];
-		uint32_t key_len;
 
-		if (key_ensure(w, r, g->key_slot, g->key_gen) < 0)
+		if (!make_kseg(w, r, &b->segs[i], k))
 			return false;
-		key_len = r->keys[g->key_slot].key_len;
-		k->off = g->data_off;
-		k->len = g->len;
-		k->key = g->key_slot;
-		k->rounds = (uint8_t)(key_len / 4 + 6);
-		k->op = g->alg == GPU_AES_ALG_CTR ? GPU_AES_KOP_CTR :
-			g->dir == GPU_AES_DIR_DECRYPT ? GPU_AES_KOP_ECB_DEC :
-							GPU_AES_KOP_ECB_ENC;
-		gpu_aes_ctr_load(g->iv, &k->ctr_hi, &k->ctr_lo);
-		if (!zc && g->len)
-			runs.push_back({ g->data_off, g->data_off + g->len });
+		if (k->op == GPU_AES_KOP_GCM_ENC || k->op == GPU_AES_KOP_GCM_DEC)
+			s->gcm = true;
+		if (k->op > GPU_AES_KOP_ECB_DEC)
+			s->ext = true;
+		if (!zc && kspan(*k))
+			runs.push_back({ k->off, k->off + kspan(*k) });
 	}
 	if (!zc && b->bytes > 2 * (uint64_t)PIECE)
 		return enqueue_pieces(be, w, s, b);
@@ -480,6 +634,7 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	if (nch > w->max_chunks)
 		return false;
 	size_t nenc = gpu_aes_build_chunks(s->h_segs, n, chunk, s->h_chunks);
+	gpu_aes_chunk_aux(s->h_segs, w->h_keys, s->h_chunks, nch);
 	bool inl = n <= GPU_AES_INLINE_MAX && nch <= GPU_AES_INLINE_MAX;
 	gpu_aes_launch l;
 
@@ -500,10 +655,14 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 		if (!copy_runs(w, runs, r->data, true, s->stream))
 			return false;
 	}
+	if (s->gcm && !CK(w, cudaMemsetAsync(s->d_ghash, 0, n * 16, s->stream)))
+		return false;
 	l.base = zc ? w->zc_data : w->d_data;
 	l.segs = inl ? nullptr : s->d_segs;
 	l.chunks = inl ? nullptr : s->d_chunks;
 	l.keys = w->d_keys;
+	l.ghash = s->gcm ? s->d_ghash : nullptr;
+	l.ext = s->ext;
 	l.nchunks = (uint32_t)nch;
 	l.nenc = (uint32_t)nenc;
 	l.shape = shape;
@@ -517,6 +676,11 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 		return true;
 	}
 	if (!zc && !copy_runs(w, runs, r->data, false, s->stream)) {
+		s->failed = true;
+		return true;
+	}
+	if (s->gcm && !CK(w, cudaMemcpyAsync(s->h_ghash, s->d_ghash, n * 16,
+					     cudaMemcpyDeviceToHost, s->stream))) {
 		s->failed = true;
 		return true;
 	}
@@ -690,8 +854,17 @@ void worker_free(worker *w)
 			p[i] = 0;
 		cudaFreeHost(w->h_keys);
 	}
+	if (w->hctx) {
+		for (uint32_t k = 0; k < w->be->region->nr_keys; k++)
+			EVP_CIPHER_CTX_free(w->hctx[k]);	/* cleanses */
+		free(w->hctx);
+	}
 	for (slot &s : w->slots) {
+		if (s.h_segs)	/* E_K(J0), tweaks */
+			OPENSSL_cleanse(s.h_segs, w->max_segs * sizeof(gpu_aes_kseg));
 		cudaFreeHost(s.h_segs);
+		cudaFreeHost(s.h_ghash);
+		cudaFree(s.d_ghash);
 		cudaFreeHost(s.h_chunks);
 		cudaFree(s.d_segs);
 		cudaFree(s.d_chunks);
@@ -729,13 +902,22 @@ worker *worker_new(gpu_aes_backend *be, int dev)
 	pthread_cond_init(&w->cond, NULL);
 	pthread_cond_init(&w->work, NULL);
 	w->max_segs = r->nr_entries;
-	/* Worst case: every chunk the minimum size, one partial per segment. */
+	/*
+	 * Worst case: every chunk the minimum size, one partial per segment,
+	 * and a GCM segment's hash stream up to 33 blocks longer than its
+	 * bytes (zero blocks in front, lengths block).
+	 */
 	w->max_chunks = (uint32_t)(r->data_size / 16 / GPU_AES_CHUNK_MIN) +
-			r->nr_entries;
+			2 * r->nr_entries;
 	w->key_gen = (uint32_t *)calloc(r->nr_keys, sizeof(uint32_t));
 	w->key_valid = (uint8_t *)calloc(r->nr_keys, 1);
-	if (!w->key_gen || !w->key_valid ||
-	    !CK(w, cudaSetDevice(dev)) ||
+	w->hctx = (EVP_CIPHER_CTX **)calloc(r->nr_keys, sizeof(*w->hctx));
+	if (!w->key_gen || !w->key_valid || !w->hctx)
+		goto fail;
+	for (uint32_t k = 0; k < r->nr_keys; k++)
+		if (!(w->hctx[k] = EVP_CIPHER_CTX_new()))
+			goto fail;
+	if (!CK(w, cudaSetDevice(dev)) ||
 	    !CK(w, cudaGetDeviceProperties(&p, dev)) ||
 	    gpu_aes_kernel_init() ||
 	    !CK(w, cudaMalloc(&w->d_data, r->data_size)) ||
@@ -760,7 +942,9 @@ worker *worker_new(gpu_aes_backend *be, int dev)
 		    !CK(w, cudaMallocHost(&s.h_segs, w->max_segs * sizeof(gpu_aes_kseg))) ||
 		    !CK(w, cudaMallocHost(&s.h_chunks, w->max_chunks * sizeof(gpu_aes_kchunk))) ||
 		    !CK(w, cudaMalloc(&s.d_segs, w->max_segs * sizeof(gpu_aes_kseg))) ||
-		    !CK(w, cudaMalloc(&s.d_chunks, w->max_chunks * sizeof(gpu_aes_kchunk))))
+		    !CK(w, cudaMalloc(&s.d_chunks, w->max_chunks * sizeof(gpu_aes_kchunk))) ||
+		    !CK(w, cudaMallocHost(&s.h_ghash, w->max_segs * 16)) ||
+		    !CK(w, cudaMalloc(&s.d_ghash, w->max_segs * 16)))
 			goto fail;
 	load_shape(w, p);
 	if (w->dead)
@@ -903,6 +1087,7 @@ void key_wipe(worker *w, uint32_t k)
 	for (size_t i = 0; i < sizeof(gpu_aes_dev_key); i++)
 		p[i] = 0;
 	w->key_valid[k] = 0;
+	EVP_CIPHER_CTX_reset(w->hctx[k]);	/* cleanses the schedule */
 	if (w->dead)
 		return;	/* the context is gone: nothing left to reach */
 	CK(w, cudaMemsetAsync(&w->d_keys[k], 0, sizeof(gpu_aes_dev_key),
@@ -921,6 +1106,13 @@ void cuda_idle(struct gpu_aes_backend *be)
 
 	for (worker *w : be->workers) {
 		bool wiped = false;
+
+		/* E_K(J0) and XTS tweaks of the last batches (kseg.aux) */
+		for (slot &s : w->slots) {
+			if (s.nr)
+				OPENSSL_cleanse(s.h_segs, s.nr * sizeof(gpu_aes_kseg));
+			s.nr = 0;
+		}
 
 		for (uint32_t k = 0; k < r->nr_keys; k++) {
 			const gpu_aes_key *e = &r->keys[k];

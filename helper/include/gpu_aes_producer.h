@@ -23,7 +23,8 @@
  * completions those wait for are delivered by the very thread they block).
  *
  * Errors are negative errno values; request results are the GPU_AES_STATUS_*
- * values of the completion (0, -EIO, -EINVAL).
+ * values of the completion (0, -EIO, -EINVAL, and -EBADMSG for a GCM
+ * decryption whose tag does not match).
  */
 #ifndef GPU_AES_PRODUCER_H
 #define GPU_AES_PRODUCER_H
@@ -98,6 +99,18 @@ const char *gpu_aes_producer_backend(const struct gpu_aes_producer *p);
 int gpu_aes_producer_setkey(struct gpu_aes_producer *p, unsigned int key_slot,
 			    const uint8_t *key, size_t key_len);
 
+/*
+ * XTS: key is the data key followed by the tweak key, key_len 32, 48 or 64
+ * (else -EINVAL).  Writes the entry as setkey() does for the data key,
+ * plus the tweak key after it in key[] and its encryption schedule
+ * (entry key_len == tweak_len == key_len / 2).  Equal halves are accepted,
+ * as a kernel outside FIPS mode accepts them without
+ * CRYPTO_TFM_REQ_FORBID_WEAK_KEYS.
+ */
+int gpu_aes_producer_setkey_xts(struct gpu_aes_producer *p,
+				unsigned int key_slot, const uint8_t *key,
+				size_t key_len);
+
 /* Wipes key table entry key_slot to all zero (the kernel's tfm free). */
 int gpu_aes_producer_clearkey(struct gpu_aes_producer *p,
 			      unsigned int key_slot);
@@ -105,9 +118,11 @@ int gpu_aes_producer_clearkey(struct gpu_aes_producer *p,
 /*
  * Copies len bytes of src into the data area and posts one request; on
  * completion copies the result to dst (may equal src; NULL: discard) and
- * calls cb (may be NULL).  iv: CTR's initial counter block (ignored for
- * ECB, may be NULL then).  alg/dir/key_slot are posted as given: the
- * helper validates them and completes bad ones with -EINVAL.
+ * calls cb (may be NULL).  iv: CTR's initial counter block, XTS's tweak
+ * input (plain64: the little-endian sector number); not posted for ECB,
+ * may be NULL then.  GCM goes through submit_gcm() instead.
+ * alg/dir/key_slot are posted as given: the helper validates them and
+ * completes bad ones with -EINVAL.
  * -EAGAIN when no tag or data space is free now; -EINVAL when len can never
  * fit the data area.
  */
@@ -122,6 +137,37 @@ int gpu_aes_producer_submit_wait(struct gpu_aes_producer *p, unsigned int alg,
 				 const uint8_t *iv, const void *src, void *dst,
 				 uint32_t len, gpu_aes_producer_cb cb,
 				 void *cookie);
+
+/*
+ * GCM (alg GPU_AES_ALG_GCM), laid out as the kernel lays it out (struct
+ * gpu_aes_sqe): iv is the 12-byte IV; aad/aad_len the associated data; src
+ * and dst the len-byte text.  Encryption writes auth_len tag bytes to tag
+ * on success; decryption reads the expected tag from tag and completes
+ * with GPU_AES_STATUS_EBADMSG (dst untouched) when it does not match.
+ * Nothing is copied to dst or tag unless the status is 0.  -EINVAL for
+ * auth_len other than 4, 8 or 12..16, a NULL iv, a NULL tag for
+ * decryption or a span (gpu_aes_sqe_span()) over 4 GiB; like submit()
+ * otherwise.
+ */
+int gpu_aes_producer_submit_gcm(struct gpu_aes_producer *p, unsigned int dir,
+				unsigned int key_slot, const uint8_t *iv,
+				const void *aad, uint32_t aad_len,
+				const void *src, void *dst, uint32_t len,
+				uint8_t *tag, uint32_t auth_len,
+				gpu_aes_producer_cb cb, void *cookie);
+int gpu_aes_producer_submit_gcm_wait(struct gpu_aes_producer *p,
+				     unsigned int dir, unsigned int key_slot,
+				     const uint8_t *iv, const void *aad,
+				     uint32_t aad_len, const void *src,
+				     void *dst, uint32_t len, uint8_t *tag,
+				     uint32_t auth_len, gpu_aes_producer_cb cb,
+				     void *cookie);
+/* submit_gcm() and wait: the request's status or a submission error. */
+int gpu_aes_producer_run_gcm(struct gpu_aes_producer *p, unsigned int dir,
+			     unsigned int key_slot, const uint8_t *iv,
+			     const void *aad, uint32_t aad_len,
+			     const void *src, void *dst, uint32_t len,
+			     uint8_t *tag, uint32_t auth_len);
 
 /*
  * Submits and waits for the result: returns the request's status (0,
@@ -147,6 +193,19 @@ int gpu_aes_producer_post(struct gpu_aes_producer *p,
 			  unsigned int alg, unsigned int dir,
 			  unsigned int key_slot, const uint8_t *iv,
 			  gpu_aes_producer_cb cb, void *cookie);
+/*
+ * Zero-copy GCM: buf was reserved with gpu_aes_sqe_span(GPU_AES_ALG_GCM,
+ * len, aad_len) bytes and holds text, tag slot and associated data at the
+ * offsets struct gpu_aes_sqe gives (relative to buf->data); encryption
+ * leaves the tag at gpu_aes_gcm_tag_off(0, len) there.  -EINVAL when that
+ * span exceeds the reservation, or for auth_len or iv as submit_gcm().
+ */
+int gpu_aes_producer_post_gcm(struct gpu_aes_producer *p,
+			      const struct gpu_aes_producer_buf *buf,
+			      unsigned int dir, unsigned int key_slot,
+			      const uint8_t *iv, uint32_t len,
+			      uint32_t aad_len, uint32_t auth_len,
+			      gpu_aes_producer_cb cb, void *cookie);
 void gpu_aes_producer_unreserve(struct gpu_aes_producer *p,
 				const struct gpu_aes_producer_buf *buf);
 

@@ -64,9 +64,11 @@ int gpu_aes_expand_key(const uint8_t *key, size_t len, struct gpu_aes_key *e)
 	memset(e->key, 0, sizeof(e->key));
 	memset(e->enc_sched, 0, sizeof(e->enc_sched));
 	memset(e->dec_sched, 0, sizeof(e->dec_sched));
+	memset(e->tweak_sched, 0, sizeof(e->tweak_sched));
 	memcpy(e->key, key, len);
 	e->key_len = (uint32_t)len;
 	e->rounds = (uint32_t)nr;
+	e->tweak_len = 0;
 
 	w = e->enc_sched;
 	memcpy(w, key, len);
@@ -96,5 +98,21 @@ int gpu_aes_expand_key(const uint8_t *key, size_t len, struct gpu_aes_key *e)
 			inv_mix_column(w + 16 * (nr - r) + 4 * c,
 				       e->dec_sched + 16 * r + 4 * c);
 	explicit_bzero(t, sizeof(t));
+	return 0;
+}
+
+int gpu_aes_expand_xts_key(const uint8_t *key, size_t len,
+			   struct gpu_aes_key *e)
+{
+	struct gpu_aes_key tweak;
+	size_t half = len / 2;
+
+	if (len % 2 || gpu_aes_expand_key(key + half, half, &tweak))
+		return -EINVAL;
+	gpu_aes_expand_key(key, half, e);
+	memcpy(e->key + half, key + half, half);
+	memcpy(e->tweak_sched, tweak.enc_sched, sizeof(e->tweak_sched));
+	e->tweak_len = (uint32_t)half;
+	explicit_bzero(&tweak, sizeof(tweak));
 	return 0;
 }

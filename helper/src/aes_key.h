@@ -15,10 +15,22 @@
 
 /*
  * Fills key_len, rounds, key, enc_sched and dec_sched of *e and zeroes the
- * rest of those arrays; leaves gen alone.  -EINVAL unless len is 16, 24 or
- * 32 (then *e is untouched).
+ * rest of those arrays, tweak_len and tweak_sched (a one-key entry: ECB,
+ * CTR, GCM); leaves gen alone.  -EINVAL unless len is 16, 24 or 32 (then
+ * *e is untouched).
  */
 int gpu_aes_expand_key(const uint8_t *key, size_t len, struct gpu_aes_key *e);
+
+/*
+ * An XTS entry: key is the data key then the tweak key, len 32, 48 or 64.
+ * As gpu_aes_expand_key() for the data key, plus the tweak key after it in
+ * key[], tweak_len == key_len and tweak_sched its encryption schedule.
+ * Equal halves are not refused here (the kernel refuses them only in FIPS
+ * mode or for CRYPTO_TFM_REQ_FORBID_WEAK_KEYS).  -EINVAL for another len
+ * (then *e is untouched).
+ */
+int gpu_aes_expand_xts_key(const uint8_t *key, size_t len,
+			   struct gpu_aes_key *e);
 
 /* The AES S-box, shared with tests that run a reference cipher. */
 extern const uint8_t gpu_aes_sbox[256];

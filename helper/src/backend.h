@@ -44,8 +44,10 @@ struct gpu_aes_segment {
 	uint8_t dir;		/* enum gpu_aes_dir */
 	uint16_t key_slot;	/* < region->nr_keys, checked by the core */
 	uint32_t key_gen;
-	uint64_t data_off;	/* data_off + len <= data_size, checked */
-	uint32_t len;
+	uint64_t data_off;	/* data_off + span <= data_size, checked */
+	uint32_t len;		/* text bytes (see struct gpu_aes_sqe) */
+	uint32_t aad_len;	/* GCM: associated data bytes; else 0 */
+	uint8_t auth_len;	/* GCM: tag bytes; else 0 */
 	uint8_t iv[16];
 	int32_t status;		/* out: GPU_AES_STATUS_* */
 };
@@ -53,7 +55,7 @@ struct gpu_aes_segment {
 struct gpu_aes_batch {
 	struct gpu_aes_segment *segs;
 	uint32_t nr;
-	uint64_t bytes;		/* sum of segs[i].len */
+	uint64_t bytes;		/* sum of segs[i].len (text bytes) */
 	/* Called once when every segment's status is final. */
 	void (*done)(struct gpu_aes_batch *batch);
 	void *owner;		/* the core's, untouched by backends */

@@ -96,12 +96,48 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* crypto_gcm_check_authsize(): what gcm(aes) accepts as a tag length. */
+static int gcm_auth_len_ok(uint32_t n)
+{
+	return n == 4 || n == 8 || (n >= 12 && n <= 16);
+}
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+	uint8_t acc = 0;
+
+	while (n--)
+		acc |= *p++;
+	return !acc;
+}
+
+/* The fields that depend on the algorithm; the rest are common. */
+static int alg_fields_ok(const struct gpu_aes_sqe *sqe)
+{
+	switch (sqe->alg) {
+	case GPU_AES_ALG_ECB:
+		return sqe->len % 16 == 0 && !sqe->aad_len && !sqe->auth_len;
+	case GPU_AES_ALG_CTR:
+		return !sqe->aad_len && !sqe->auth_len;
+	case GPU_AES_ALG_XTS:
+		/* Ciphertext stealing needs one whole block to steal from. */
+		return sqe->len >= 16 && !sqe->aad_len && !sqe->auth_len;
+	case GPU_AES_ALG_GCM:
+		/* A 96-bit IV only: J0 = IV || 0^31 || 1 is built here. */
+		return gcm_auth_len_ok(sqe->auth_len) &&
+		       all_zero(sqe->iv + 12, 4);
+	default:
+		return 0;
+	}
+}
+
 int32_t gpu_aes_core_check_sqe(const struct gpu_aes_region *r,
 			       const struct gpu_aes_sqe *sqe,
 			       struct gpu_aes_segment *seg)
 {
 	const struct gpu_aes_key *k;
-	uint32_t key_len, rounds;
+	uint32_t key_len, rounds, tweak_len;
+	uint64_t span;
 
 	seg->tag = sqe->tag;
 	seg->seq = sqe->seq;
@@ -111,31 +147,39 @@ int32_t gpu_aes_core_check_sqe(const struct gpu_aes_region *r,
 	seg->key_gen = sqe->key_gen;
 	seg->data_off = sqe->data_off;
 	seg->len = sqe->len;
+	seg->aad_len = sqe->aad_len;
+	seg->auth_len = sqe->auth_len;
 	memcpy(seg->iv, sqe->iv, sizeof(seg->iv));
 	seg->status = GPU_AES_STATUS_EIO;
 
-	if (seg->alg != GPU_AES_ALG_ECB && seg->alg != GPU_AES_ALG_CTR)
+	if (!alg_fields_ok(sqe))
 		return GPU_AES_STATUS_EINVAL;
 	if (seg->dir != GPU_AES_DIR_ENCRYPT && seg->dir != GPU_AES_DIR_DECRYPT)
+		return GPU_AES_STATUS_EINVAL;
+	/* Room for later ABI fields: a newer kernel's entry is refused. */
+	if (!all_zero(sqe->reserved1, sizeof(sqe->reserved1)))
 		return GPU_AES_STATUS_EINVAL;
 	if (seg->key_slot >= r->nr_keys)
 		return GPU_AES_STATUS_EINVAL;
 	k = &r->keys[seg->key_slot];
 	key_len = __atomic_load_n(&k->key_len, __ATOMIC_RELAXED);
 	rounds = __atomic_load_n(&k->rounds, __ATOMIC_RELAXED);
+	tweak_len = __atomic_load_n(&k->tweak_len, __ATOMIC_RELAXED);
 	if ((key_len != 16 && key_len != 24 && key_len != 32) ||
 	    rounds != key_len / 4 + 6)
+		return GPU_AES_STATUS_EINVAL;
+	/* An XTS request on a one-key entry would run with a zero tweak key. */
+	if (tweak_len != (seg->alg == GPU_AES_ALG_XTS ? key_len : 0))
 		return GPU_AES_STATUS_EINVAL;
 	/* A rewritten slot holds another key than the request was made with. */
 	if (__atomic_load_n(&k->gen, __ATOMIC_RELAXED) != seg->key_gen)
 		return GPU_AES_STATUS_EINVAL;
-	if (seg->data_off > r->data_size ||
-	    seg->len > r->data_size - seg->data_off)
+	/* From 32-bit lengths: the span itself cannot overflow 64 bits. */
+	span = gpu_aes_sqe_span(seg->alg, seg->len, seg->aad_len);
+	if (seg->data_off > r->data_size || span > r->data_size - seg->data_off)
 		return GPU_AES_STATUS_EINVAL;
 	/* Backends load 16-byte blocks; the kernel aligns to 64. */
 	if (seg->data_off % 16)
-		return GPU_AES_STATUS_EINVAL;
-	if (seg->alg == GPU_AES_ALG_ECB && seg->len % 16)
 		return GPU_AES_STATUS_EINVAL;
 	return GPU_AES_STATUS_OK;
 }

@@ -20,6 +20,12 @@
 #include "transport.h"
 
 enum tag_state { TAG_FREE, TAG_RESERVED, TAG_POSTED, TAG_REAPING };
+/*
+ * Or'ed into TAG_POSTED for a GCM decryption, the one request that may
+ * complete with GPU_AES_STATUS_EBADMSG: the reaper's compare-and-swap then
+ * checks the status against the very request it completes.
+ */
+#define TAG_MAY_FAIL_AUTH	0x100U
 
 #define CACHELINE	64
 /* CQEs one reaper claims at a time (the kernel's chunk per lock hold). */
@@ -39,9 +45,13 @@ enum tag_state { TAG_FREE, TAG_RESERVED, TAG_POSTED, TAG_REAPING };
 struct ptag {
 	uint64_t sw;		/* atomic: SW(seq, state) */
 	uint32_t fifo_pos;	/* its entry in the data fifo */
-	uint32_t len;
+	uint32_t len;		/* reserved bytes */
 	uint64_t data_off;
-	void *dst;
+	/* Copy-out on success, set when posted. */
+	void *dst;		/* text_len bytes from data_off */
+	uint8_t *tag_dst;	/* GCM encryption: auth_len tag bytes */
+	uint32_t text_len;
+	uint32_t auth_len;
 	gpu_aes_producer_cb cb;
 	void *cookie;
 };
@@ -159,6 +169,7 @@ static void release_locked(struct gpu_aes_producer *p, uint32_t tag)
 	if (SW_STATE(sw) == TAG_REAPING)
 		p->nr_posted--;
 	t->dst = NULL;
+	t->tag_dst = NULL;
 	t->cb = NULL;
 	t->cookie = NULL;
 	/* A late completion for the old use of this tag will not match. */
@@ -191,15 +202,17 @@ static int valid_buf_locked(struct gpu_aes_producer *p,
 
 /*
  * Publishes one entry and decides on a wake-up, exactly like the kernel:
- * release store of sq_tail, full barrier, then NEED_WAKEUP.  Returns with
- * the lock dropped.
+ * release store of sq_tail, full barrier, then NEED_WAKEUP.  On success
+ * the reaper copies sqe->len text bytes to dst and (GCM) sqe->auth_len tag
+ * bytes to tag_dst, either NULL for none.  Returns with the lock dropped.
  */
 static void post_locked(struct gpu_aes_producer *p, uint32_t tag,
 			const struct gpu_aes_sqe *sqe, void *dst,
-			gpu_aes_producer_cb cb, void *cookie)
+			uint8_t *tag_dst, gpu_aes_producer_cb cb, void *cookie)
 {
 	struct gpu_aes_sqe *e = &p->r.sq[p->sq_tail & p->mask];
 	struct ptag *t = &p->tags[tag];
+	uint32_t state = TAG_POSTED;
 	uint64_t one = 1;
 	int wake;
 
@@ -207,10 +220,15 @@ static void post_locked(struct gpu_aes_producer *p, uint32_t tag,
 	e->tag = tag;
 	e->seq = SW_SEQ(__atomic_load_n(&t->sw, __ATOMIC_RELAXED));
 	t->dst = dst;
+	t->tag_dst = tag_dst;
+	t->text_len = sqe->len;
+	t->auth_len = sqe->auth_len;
 	t->cb = cb;
 	t->cookie = cookie;
-	/* Release: a reaper that wins the tag sees dst, cb and cookie. */
-	__atomic_store_n(&t->sw, SW(e->seq, TAG_POSTED), __ATOMIC_RELEASE);
+	if (sqe->alg == GPU_AES_ALG_GCM && sqe->dir == GPU_AES_DIR_DECRYPT)
+		state |= TAG_MAY_FAIL_AUTH;
+	/* Release: a reaper that wins the tag sees everything above. */
+	__atomic_store_n(&t->sw, SW(e->seq, state), __ATOMIC_RELEASE);
 	p->nr_posted++;
 	p->st.submitted++;
 	p->sq_tail++;
@@ -225,9 +243,10 @@ static void post_locked(struct gpu_aes_producer *p, uint32_t tag,
 		log_err("in-process doorbell: %s", strerror(errno));
 }
 
+/* len: the text bytes; ECB, CTR, XTS use the whole reservation. */
 static void fill_sqe(struct gpu_aes_producer *p, const struct ptag *t,
 		     unsigned int alg, unsigned int dir, unsigned int key_slot,
-		     const uint8_t *iv, struct gpu_aes_sqe *sqe)
+		     const uint8_t *iv, uint32_t len, struct gpu_aes_sqe *sqe)
 {
 	memset(sqe, 0, sizeof(*sqe));
 	sqe->alg = (uint8_t)alg;
@@ -235,15 +254,39 @@ static void fill_sqe(struct gpu_aes_producer *p, const struct ptag *t,
 	sqe->key_slot = (uint16_t)key_slot;
 	sqe->key_gen = key_slot < p->r.nr_keys ? p->r.keys[key_slot].gen : 0;
 	sqe->data_off = t->data_off;
-	sqe->len = t->len;
-	if (iv)
+	sqe->len = len;
+	/* ECB has no IV: its field stays zero, as the kernel leaves it. */
+	if (iv && alg != GPU_AES_ALG_ECB)
 		memcpy(sqe->iv, iv, sizeof(sqe->iv));
 }
 
 static int valid_status(int32_t st)
 {
 	return st == GPU_AES_STATUS_OK || st == GPU_AES_STATUS_EIO ||
-	       st == GPU_AES_STATUS_EINVAL;
+	       st == GPU_AES_STATUS_EINVAL || st == GPU_AES_STATUS_EBADMSG;
+}
+
+/*
+ * Moves the tag the completion names from POSTED (with the completion's
+ * seq) to REAPING; 0 when it is not ours to complete: a bad tag, a stale
+ * or duplicate completion, or EBADMSG for anything but a GCM decryption.
+ */
+static int win_tag(struct gpu_aes_producer *p, const struct gpu_aes_cqe *e)
+{
+	uint64_t cur;
+
+	if (e->tag >= p->r.nr_entries || !valid_status(e->status))
+		return 0;
+	cur = __atomic_load_n(&p->tags[e->tag].sw, __ATOMIC_RELAXED);
+	if (SW_SEQ(cur) != e->seq ||
+	    (SW_STATE(cur) & ~TAG_MAY_FAIL_AUTH) != TAG_POSTED ||
+	    (e->status == GPU_AES_STATUS_EBADMSG &&
+	     !(SW_STATE(cur) & TAG_MAY_FAIL_AUTH)))
+		return 0;
+	/* Exactly once: only one reaper moves this very word on. */
+	return __atomic_compare_exchange_n(&p->tags[e->tag].sw, &cur,
+					   SW(e->seq, TAG_REAPING), 0,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
 /*
@@ -290,14 +333,8 @@ static int reap(void *arg)
 
 		for (i = 0, k = 0; i < n; i++) {
 			const struct gpu_aes_cqe *e = &ents[i];
-			uint64_t want = SW(e->seq, TAG_POSTED);
 
-			/* Exactly once: only one reaper moves POSTED on. */
-			if (e->tag >= p->r.nr_entries || !valid_status(e->status) ||
-			    !__atomic_compare_exchange_n(
-				    &p->tags[e->tag].sw, &want,
-				    SW(e->seq, TAG_REAPING), 0,
-				    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+			if (!win_tag(p, e)) {
 				rejected++;
 				continue;
 			}
@@ -314,8 +351,18 @@ static int reap(void *arg)
 		for (i = 0; i < k; i++) {
 			struct ptag *t = &p->tags[ents[i].tag];
 
-			if (t->dst && ents[i].status == GPU_AES_STATUS_OK)
-				memcpy(t->dst, p->r.data + t->data_off, t->len);
+			/* Nothing of a failed request is released. */
+			if (ents[i].status == GPU_AES_STATUS_OK) {
+				const uint8_t *d = p->r.data + t->data_off;
+				uint64_t tag_off =
+					gpu_aes_gcm_tag_off(0, t->text_len);
+
+				if (t->dst)
+					memcpy(t->dst, d, t->text_len);
+				if (t->tag_dst)
+					memcpy(t->tag_dst, d + tag_off,
+					       t->auth_len);
+			}
 			if (t->cb)
 				t->cb(t->cookie, ents[i].status);
 			tags[i] = ents[i].tag;
@@ -487,14 +534,15 @@ static void write_key(struct gpu_aes_key *dst, const struct gpu_aes_key *src)
 	if (src)
 		memcpy(bytes, (const uint8_t *)src + off, sizeof(*dst) - off);
 	__atomic_store_n(&dst->rounds, src ? src->rounds : 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&dst->reserved, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&dst->tweak_len, src ? src->tweak_len : 0,
+			 __ATOMIC_RELAXED);
 	__atomic_store_n(&dst->gen, src ? src->gen : 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&dst->key_len, src ? src->key_len : 0,
 			 __ATOMIC_RELEASE);
 }
 
-int gpu_aes_producer_setkey(struct gpu_aes_producer *p, unsigned int key_slot,
-			    const uint8_t *key, size_t key_len)
+static int setkey(struct gpu_aes_producer *p, unsigned int key_slot,
+		  const uint8_t *key, size_t key_len, int xts)
 {
 	struct gpu_aes_key e;
 	int err;
@@ -502,7 +550,8 @@ int gpu_aes_producer_setkey(struct gpu_aes_producer *p, unsigned int key_slot,
 	if (key_slot >= p->r.nr_keys)
 		return -EINVAL;
 	memset(&e, 0, sizeof(e));
-	err = gpu_aes_expand_key(key, key_len, &e);
+	err = xts ? gpu_aes_expand_xts_key(key, key_len, &e) :
+		    gpu_aes_expand_key(key, key_len, &e);
 	if (err)
 		return err;
 	pthread_mutex_lock(&p->lock);
@@ -515,6 +564,19 @@ int gpu_aes_producer_setkey(struct gpu_aes_producer *p, unsigned int key_slot,
 	pthread_mutex_unlock(&p->lock);
 	explicit_bzero(&e, sizeof(e));
 	return 0;
+}
+
+int gpu_aes_producer_setkey(struct gpu_aes_producer *p, unsigned int key_slot,
+			    const uint8_t *key, size_t key_len)
+{
+	return setkey(p, key_slot, key, key_len, 0);
+}
+
+int gpu_aes_producer_setkey_xts(struct gpu_aes_producer *p,
+				unsigned int key_slot, const uint8_t *key,
+				size_t key_len)
+{
+	return setkey(p, key_slot, key, key_len, 1);
 }
 
 int gpu_aes_producer_clearkey(struct gpu_aes_producer *p,
@@ -575,8 +637,9 @@ static int post_buf(struct gpu_aes_producer *p,
 		pthread_mutex_unlock(&p->lock);
 		return -EINVAL;
 	}
-	fill_sqe(p, &p->tags[buf->tag], alg, dir, key_slot, iv, &sqe);
-	post_locked(p, buf->tag, &sqe, dst, cb, cookie);
+	fill_sqe(p, &p->tags[buf->tag], alg, dir, key_slot, iv,
+		 p->tags[buf->tag].len, &sqe);
+	post_locked(p, buf->tag, &sqe, dst, NULL, cb, cookie);
 	return 0;
 }
 
@@ -599,7 +662,7 @@ int gpu_aes_producer_post_sqe(struct gpu_aes_producer *p,
 		pthread_mutex_unlock(&p->lock);
 		return -EINVAL;
 	}
-	post_locked(p, buf->tag, sqe, NULL, cb, cookie);
+	post_locked(p, buf->tag, sqe, NULL, NULL, cb, cookie);
 	return 0;
 }
 
@@ -638,6 +701,118 @@ int gpu_aes_producer_submit_wait(struct gpu_aes_producer *p, unsigned int alg,
 	return submit(p, 1, alg, dir, key_slot, iv, src, dst, len, cb, cookie);
 }
 
+/* crypto_gcm_check_authsize(). */
+static int gcm_auth_len_ok(uint32_t n)
+{
+	return n == 4 || n == 8 || (n >= 12 && n <= 16);
+}
+
+/*
+ * Posts a GCM request over a reservation laid out as struct gpu_aes_sqe
+ * says.  The span is checked against the reservation the tag really has,
+ * as the kernel never posts an entry beyond its own slot.
+ */
+static int post_gcm_buf(struct gpu_aes_producer *p,
+			const struct gpu_aes_producer_buf *buf,
+			unsigned int dir, unsigned int key_slot,
+			const uint8_t *iv, uint32_t len, uint32_t aad_len,
+			uint32_t auth_len, void *dst, uint8_t *tag_dst,
+			gpu_aes_producer_cb cb, void *cookie)
+{
+	struct gpu_aes_sqe sqe;
+	struct ptag *t;
+
+	if (!iv || !gcm_auth_len_ok(auth_len))
+		return -EINVAL;
+	pthread_mutex_lock(&p->lock);
+	if (!valid_buf_locked(p, buf)) {
+		pthread_mutex_unlock(&p->lock);
+		return -EINVAL;
+	}
+	t = &p->tags[buf->tag];
+	if (gpu_aes_sqe_span(GPU_AES_ALG_GCM, len, aad_len) > t->len) {
+		pthread_mutex_unlock(&p->lock);
+		return -EINVAL;
+	}
+	fill_sqe(p, t, GPU_AES_ALG_GCM, dir, key_slot, NULL, len, &sqe);
+	/* The IV is 12 bytes; the 4 after it stay zero (J0's counter). */
+	memcpy(sqe.iv, iv, 12);
+	sqe.aad_len = aad_len;
+	sqe.auth_len = (uint8_t)auth_len;
+	post_locked(p, buf->tag, &sqe, dst,
+		    dir == GPU_AES_DIR_ENCRYPT ? tag_dst : NULL, cb, cookie);
+	return 0;
+}
+
+int gpu_aes_producer_post_gcm(struct gpu_aes_producer *p,
+			      const struct gpu_aes_producer_buf *buf,
+			      unsigned int dir, unsigned int key_slot,
+			      const uint8_t *iv, uint32_t len,
+			      uint32_t aad_len, uint32_t auth_len,
+			      gpu_aes_producer_cb cb, void *cookie)
+{
+	return post_gcm_buf(p, buf, dir, key_slot, iv, len, aad_len, auth_len,
+			    NULL, NULL, cb, cookie);
+}
+
+static int submit_gcm(struct gpu_aes_producer *p, int wait, unsigned int dir,
+		      unsigned int key_slot, const uint8_t *iv,
+		      const void *aad, uint32_t aad_len, const void *src,
+		      void *dst, uint32_t len, uint8_t *tag, uint32_t auth_len,
+		      gpu_aes_producer_cb cb, void *cookie)
+{
+	uint64_t span = gpu_aes_sqe_span(GPU_AES_ALG_GCM, len, aad_len);
+	struct gpu_aes_producer_buf buf;
+	uint8_t *d;
+	int err;
+
+	if (!iv || !gcm_auth_len_ok(auth_len) || span > UINT32_MAX ||
+	    (dir == GPU_AES_DIR_DECRYPT && !tag))
+		return -EINVAL;
+	err = wait ? gpu_aes_producer_reserve_wait(p, (uint32_t)span, &buf) :
+		     gpu_aes_producer_reserve(p, (uint32_t)span, &buf);
+	if (err)
+		return err;
+	/* The copies run unlocked: the reservation is ours alone. */
+	d = buf.data;
+	if (len)
+		memcpy(d, src, len);
+	/* The whole tag slot is written, so no stale bytes sit in it. */
+	memset(d + gpu_aes_gcm_tag_off(0, len), 0, 16);
+	if (dir == GPU_AES_DIR_DECRYPT)
+		memcpy(d + gpu_aes_gcm_tag_off(0, len), tag, auth_len);
+	if (aad_len)
+		memcpy(d + gpu_aes_gcm_aad_off(0, len), aad, aad_len);
+	err = post_gcm_buf(p, &buf, dir, key_slot, iv, len, aad_len, auth_len,
+			   dst, tag, cb, cookie);
+	if (err)
+		gpu_aes_producer_unreserve(p, &buf);
+	return err;
+}
+
+int gpu_aes_producer_submit_gcm(struct gpu_aes_producer *p, unsigned int dir,
+				unsigned int key_slot, const uint8_t *iv,
+				const void *aad, uint32_t aad_len,
+				const void *src, void *dst, uint32_t len,
+				uint8_t *tag, uint32_t auth_len,
+				gpu_aes_producer_cb cb, void *cookie)
+{
+	return submit_gcm(p, 0, dir, key_slot, iv, aad, aad_len, src, dst,
+			  len, tag, auth_len, cb, cookie);
+}
+
+int gpu_aes_producer_submit_gcm_wait(struct gpu_aes_producer *p,
+				     unsigned int dir, unsigned int key_slot,
+				     const uint8_t *iv, const void *aad,
+				     uint32_t aad_len, const void *src,
+				     void *dst, uint32_t len, uint8_t *tag,
+				     uint32_t auth_len, gpu_aes_producer_cb cb,
+				     void *cookie)
+{
+	return submit_gcm(p, 1, dir, key_slot, iv, aad, aad_len, src, dst,
+			  len, tag, auth_len, cb, cookie);
+}
+
 struct waiter {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -656,28 +831,53 @@ static void wake_waiter(void *cookie, int status)
 	pthread_mutex_unlock(&w->lock);
 }
 
+static void waiter_init(struct waiter *w)
+{
+	w->done = 0;
+	w->status = 0;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+}
+
+/* err: the submission's result; the request's status once it completes. */
+static int waiter_finish(struct waiter *w, int err)
+{
+	if (!err) {
+		pthread_mutex_lock(&w->lock);
+		while (!w->done)
+			pthread_cond_wait(&w->cond, &w->lock);
+		err = w->status;
+		pthread_mutex_unlock(&w->lock);
+	}
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->lock);
+	return err;
+}
+
 int gpu_aes_producer_run(struct gpu_aes_producer *p, unsigned int alg,
 			 unsigned int dir, unsigned int key_slot,
 			 const uint8_t *iv, const void *src, void *dst,
 			 uint32_t len)
 {
-	struct waiter w = { .done = 0 };
-	int err;
+	struct waiter w;
 
-	pthread_mutex_init(&w.lock, NULL);
-	pthread_cond_init(&w.cond, NULL);
-	err = submit(p, 1, alg, dir, key_slot, iv, src, dst, len,
-		     wake_waiter, &w);
-	if (!err) {
-		pthread_mutex_lock(&w.lock);
-		while (!w.done)
-			pthread_cond_wait(&w.cond, &w.lock);
-		err = w.status;
-		pthread_mutex_unlock(&w.lock);
-	}
-	pthread_cond_destroy(&w.cond);
-	pthread_mutex_destroy(&w.lock);
-	return err;
+	waiter_init(&w);
+	return waiter_finish(&w, submit(p, 1, alg, dir, key_slot, iv, src,
+					dst, len, wake_waiter, &w));
+}
+
+int gpu_aes_producer_run_gcm(struct gpu_aes_producer *p, unsigned int dir,
+			     unsigned int key_slot, const uint8_t *iv,
+			     const void *aad, uint32_t aad_len,
+			     const void *src, void *dst, uint32_t len,
+			     uint8_t *tag, uint32_t auth_len)
+{
+	struct waiter w;
+
+	waiter_init(&w);
+	return waiter_finish(&w, submit_gcm(p, 1, dir, key_slot, iv, aad,
+					    aad_len, src, dst, len, tag,
+					    auth_len, wake_waiter, &w));
 }
 
 void gpu_aes_producer_get_stats(struct gpu_aes_producer *p,

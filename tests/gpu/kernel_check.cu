@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * kernel_check - the batch kernel alone, every launch shape, against
- * OpenSSL: random mixed batches (alg, direction, key size, counters that
- * carry across 2^32/2^64/2^128, partial CTR blocks), output poisoned first.
+ * OpenSSL: random mixed batches of ECB, CTR, XTS and GCM (direction, key
+ * size, counters that carry across 2^32/2^64/2^128, partial CTR blocks,
+ * XTS ciphertext stealing and equal key halves, GCM with 0..64 KiB of AAD
+ * and empty texts), output poisoned first.  XTS is checked against
+ * OpenSSL's XTS for 128/256-bit keys and against XTS composed from
+ * OpenSSL's AES-ECB otherwise; GCM texts and full 16-byte tags against
+ * OpenSSL's GCM (decryption: the tag the kernel computes must be the one
+ * encryption gave).
  * Usage: kernel_check [rounds] [max_seg_bytes] | --probe
  */
 #include "../../helper/cuda/aes_gpu.h"
 #include "../../helper/cuda/aes_kernel.h"
+#include "../../uapi/gpu_aes.h"
 #include "ref.h"
 
 #include <cuda_runtime.h>
@@ -21,8 +28,22 @@
 
 struct tkey {
 	uint8_t key[32];
+	uint8_t tkey[32];	/* XTS tweak key */
 	unsigned int len;
 };
+
+static bool is_gcm(const gpu_aes_kseg &k)
+{
+	return k.op == GPU_AES_KOP_GCM_ENC || k.op == GPU_AES_KOP_GCM_DEC;
+}
+
+static void words(const uint8_t *b, uint32_t w[4])
+{
+	for (int i = 0; i < 4; i++)
+		w[i] = b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
+		       (uint32_t)b[4 * i + 2] << 16 |
+		       (uint32_t)b[4 * i + 3] << 24;
+}
 
 static void pick_iv(struct rng *r, uint8_t iv[16])
 {
@@ -71,10 +92,17 @@ int main(int argc, char **argv)
 	for (unsigned int k = 0; k < nkeys; k++) {
 		unsigned int nr;
 
+		uint8_t zero[16] = { 0 }, h[16];
+
 		keys[k].len = 16 + 8 * (k % 3);
 		rng_fill(&r, keys[k].key, 32);
-		if (gpu_aes_dev_expand_key(keys[k].key, keys[k].len, &dkeys[k], &nr))
+		rng_fill(&r, keys[k].tkey, 32);
+		if (k >= 9)	/* equal halves: a non-FIPS kernel takes them */
+			memcpy(keys[k].tkey, keys[k].key, 32);
+		if (gpu_aes_dev_expand_key(keys[k].key, keys[k].len, &dkeys[k], &nr) ||
+		    ref_block(keys[k].key, keys[k].len, zero, h))
 			return 2;
+		gpu_aes_gcm_powers(h, &dkeys[k]);
 	}
 	CK(cudaMalloc(&d_keys, nkeys * sizeof(gpu_aes_dev_key)));
 	CK(cudaMemcpy(d_keys, dkeys.data(), nkeys * sizeof(gpu_aes_dev_key),
@@ -85,37 +113,100 @@ int main(int argc, char **argv)
 		std::vector<gpu_aes_kseg> segs(nsegs);
 		std::vector<uint8_t> ivs(16 * nsegs);
 		std::vector<int> algs(nsegs), dirs(nsegs);
+		std::vector<uint8_t> want_tag(16 * nsegs);
 		uint64_t total = 0;
 
 		for (unsigned int i = 0; i < nsegs; i++) {
 			unsigned int k = rng_next(&r) % nkeys;
 			uint32_t len = 1 + rng_next(&r) % (rng_next(&r) % 4 ?
 					4096 : maxlen);
+			gpu_aes_kseg &sg = segs[i];
 
-			algs[i] = rng_next(&r) % 2 ? 2 : 1;
+			memset(&sg, 0, sizeof(sg));
+			algs[i] = 1 + (int)(rng_next(&r) % 4);
 			dirs[i] = rng_next(&r) % 2;
 			if (algs[i] == 1)
 				len = (len + 15) & ~15U;
-			segs[i].off = total;
-			segs[i].len = len;
-			segs[i].key = (uint16_t)k;
-			segs[i].rounds = (uint8_t)(keys[k].len / 4 + 6);
-			segs[i].op = algs[i] == 2 ? GPU_AES_KOP_CTR :
-				     dirs[i] ? GPU_AES_KOP_ECB_DEC :
-					       GPU_AES_KOP_ECB_ENC;
+			if (algs[i] == 3 && len < 16)
+				len += 16;
+			if (algs[i] == 4 && rng_next(&r) % 8 == 0)
+				len = 0;
+			sg.off = total;
+			sg.len = len;
+			sg.key = (uint16_t)k;
+			sg.rounds = (uint8_t)(keys[k].len / 4 + 6);
+			sg.op = algs[i] == 2 ? GPU_AES_KOP_CTR :
+				algs[i] == 1 ? (dirs[i] ? GPU_AES_KOP_ECB_DEC :
+							  GPU_AES_KOP_ECB_ENC) :
+				algs[i] == 3 ? (dirs[i] ? GPU_AES_KOP_XTS_DEC :
+							  GPU_AES_KOP_XTS_ENC) :
+				(dirs[i] ? GPU_AES_KOP_GCM_DEC : GPU_AES_KOP_GCM_ENC);
 			pick_iv(&r, &ivs[16 * i]);
-			gpu_aes_ctr_load(&ivs[16 * i], &segs[i].ctr_hi,
-					 &segs[i].ctr_lo);
-			total += (len + 63) & ~63U;
+			if (algs[i] == 4) {
+				uint32_t pick = (uint32_t)(rng_next(&r) % 8);
+
+				sg.aad_len = pick == 0 ? 0 : pick < 6 ?
+					(uint32_t)(rng_next(&r) % 80) :
+					(uint32_t)(rng_next(&r) % 70000);
+				memset(&ivs[16 * i + 12], 0, 4);
+			}
+			gpu_aes_ctr_load(&ivs[16 * i], &sg.ctr_hi, &sg.ctr_lo);
+			total += (gpu_aes_sqe_span((uint8_t)algs[i], len,
+						   sg.aad_len) + 63) & ~63ULL;
 		}
 		std::vector<uint8_t> in(total), want(total), got(total);
 		rng_fill(&r, in.data(), total);
-		for (unsigned int i = 0; i < nsegs; i++)
-			if (ref_crypt(algs[i], dirs[i], keys[segs[i].key].key,
-				      keys[segs[i].key].len, &ivs[16 * i],
-				      &in[segs[i].off], &want[segs[i].off],
-				      segs[i].len))
+		for (unsigned int i = 0; i < nsegs; i++) {
+			gpu_aes_kseg &sg = segs[i];
+			const tkey &K = keys[sg.key];
+			int rc;
+
+			if (algs[i] <= 2) {
+				rc = ref_crypt(algs[i], dirs[i], K.key, K.len,
+					       &ivs[16 * i], &in[sg.off],
+					       &want[sg.off], sg.len);
+			} else if (algs[i] == 3) {
+				uint8_t t0[16];
+
+				rc = ref_block(K.tkey, K.len, &ivs[16 * i], t0);
+				words(t0, sg.aux);
+				if (!rc && K.len != 24 && memcmp(K.key, K.tkey, K.len))
+					rc = ref_xts_evp(dirs[i], K.key, K.tkey,
+							 K.len, &ivs[16 * i],
+							 &in[sg.off], &want[sg.off],
+							 sg.len);
+				else if (!rc)
+					rc = ref_xts(dirs[i], K.key, K.tkey,
+						     K.len, &ivs[16 * i],
+						     &in[sg.off], &want[sg.off],
+						     sg.len);
+			} else {
+				uint64_t ao = gpu_aes_gcm_aad_off(sg.off, sg.len);
+				uint8_t *tg = &want_tag[16 * i], j0[16];
+
+				memcpy(j0, &ivs[16 * i], 12);
+				j0[12] = j0[13] = j0[14] = 0;
+				j0[15] = 1;
+				rc = ref_block(K.key, K.len, j0, j0);
+				words(j0, sg.aux);
+				/* decryption's input: a real ciphertext */
+				if (!rc)
+					rc = ref_gcm(0, K.key, K.len, &ivs[16 * i],
+						     &in[ao], sg.aad_len, &in[sg.off],
+						     dirs[i] ? &want[sg.off] :
+							       &want[sg.off],
+						     sg.len, tg, 16);
+				if (!rc && dirs[i]) {
+					std::vector<uint8_t> pt(&in[sg.off],
+								&in[sg.off] + sg.len);
+
+					memcpy(&in[sg.off], &want[sg.off], sg.len);
+					memcpy(&want[sg.off], pt.data(), sg.len);
+				}
+			}
+			if (rc)
 				return 2;
+		}
 		/* Every chunk size the backend can pick, and odd ones. */
 		static const uint32_t csz[] = { 256, 512, 1024, 4096, 768 };
 		uint32_t chunk = csz[it % 5];
@@ -126,14 +217,21 @@ int main(int argc, char **argv)
 		uint8_t *d_data;
 		gpu_aes_kseg *d_segs;
 		gpu_aes_kchunk *d_ch;
+		uint32_t *d_ghash;
+		std::vector<uint32_t> ghash(4 * nsegs);
 
+		gpu_aes_chunk_aux(segs.data(), dkeys.data(), ch.data(), nch);
 		CK(cudaMalloc(&d_data, total));
 		CK(cudaMalloc(&d_segs, nsegs * sizeof(gpu_aes_kseg)));
 		CK(cudaMalloc(&d_ch, nch * sizeof(gpu_aes_kchunk)));
+		CK(cudaMalloc(&d_ghash, nsegs * 16));
 		CK(cudaMemcpy(d_segs, segs.data(), nsegs * sizeof(gpu_aes_kseg),
 			      cudaMemcpyHostToDevice));
 		CK(cudaMemcpy(d_ch, ch.data(), nch * sizeof(gpu_aes_kchunk),
 			      cudaMemcpyHostToDevice));
+		uint32_t ext = 0;
+		for (unsigned int i = 0; i < nsegs; i++)
+			ext |= algs[i] >= 3;
 		bool fits = nsegs <= GPU_AES_INLINE_MAX &&
 			    nch <= GPU_AES_INLINE_MAX;
 		for (int inl = 0; inl <= (fits ? 1 : 0); inl++)
@@ -153,6 +251,8 @@ int main(int argc, char **argv)
 				       nch * sizeof(gpu_aes_kchunk));
 			}
 			l.keys = d_keys;
+			l.ghash = d_ghash;
+			l.ext = ext;
 			l.nchunks = (uint32_t)nch;
 			l.nenc = (uint32_t)nenc;
 			l.max_ctas = (uint32_t)sms * (v ? 1 : 2);
@@ -162,6 +262,7 @@ int main(int argc, char **argv)
 			l.shape.ctas_per_sm = v ? 1 : 2;
 			CK(cudaMemcpy(d_data, in.data(), total,
 				      cudaMemcpyHostToDevice));
+			CK(cudaMemset(d_ghash, 0, nsegs * 16));
 			memset(got.data(), 0xa5, total);
 			if (gpu_aes_kernel_launch(&l, 0)) {
 				fprintf(stderr, "launch refused v%u b%u t%u: %s\n",
@@ -172,21 +273,40 @@ int main(int argc, char **argv)
 			CK(cudaDeviceSynchronize());
 			CK(cudaMemcpy(got.data(), d_data, total,
 				      cudaMemcpyDeviceToHost));
+			CK(cudaMemcpy(ghash.data(), d_ghash, nsegs * 16,
+				      cudaMemcpyDeviceToHost));
 			bool ok = true;
-			for (unsigned int i = 0; i < nsegs && ok; i++)
-				if (memcmp(&got[segs[i].off], &want[segs[i].off],
-					   segs[i].len)) {
+			for (unsigned int i = 0; i < nsegs && ok; i++) {
+				uint8_t tag[16];
+				bool tag_ok = true;
+
+				if (is_gcm(segs[i])) {
+					uint64_t to = gpu_aes_gcm_tag_off(segs[i].off,
+									  segs[i].len);
+
+					gpu_aes_gcm_tag(&ghash[4 * i], segs[i].aux, tag);
+					/* the tag slot and the AAD stay as they were */
+					tag_ok = !memcmp(tag, &want_tag[16 * i], 16) &&
+						 !memcmp(&got[to], &in[to],
+							 16 + segs[i].aad_len);
+				}
+				if (!tag_ok || memcmp(&got[segs[i].off],
+						      &want[segs[i].off],
+						      segs[i].len)) {
 					fprintf(stderr,
-						"FAIL it %d seg %u op %u len %u rounds %u v%u b%u t%u\n",
+						"FAIL it %d seg %u op %u len %u aad %u rounds %u v%u b%u t%u%s\n",
 						it, i, segs[i].op, segs[i].len,
-						segs[i].rounds, v, b, t);
+						segs[i].aad_len, segs[i].rounds,
+						v, b, t, tag_ok ? "" : " (tag)");
 					ok = false;
 				}
+			}
 			if (ok)
 				passed++;
 			else
 				failed++;
 		}
+		CK(cudaFree(d_ghash));
 		CK(cudaFree(d_data));
 		CK(cudaFree(d_segs));
 		CK(cudaFree(d_ch));

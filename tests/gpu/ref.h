@@ -15,6 +15,35 @@ int ref_crypt(int alg, int dir, const uint8_t *key, unsigned int key_len,
 	      const uint8_t iv[16], const uint8_t *in, uint8_t *out,
 	      size_t len);
 
+/* One AES block encryption (ECB): the tweak, H and E_K(J0).  0 or -1. */
+int ref_block(const uint8_t *key, unsigned int key_len, const uint8_t in[16],
+	      uint8_t out[16]);
+
+/*
+ * XTS (IEEE 1619, ciphertext stealing) composed from AES-ECB, so every key
+ * size and equal halves work; key and tkey are key_len bytes each.
+ */
+int ref_xts(int dir, const uint8_t *key, const uint8_t *tkey,
+	    unsigned int key_len, const uint8_t iv[16], const uint8_t *in,
+	    uint8_t *out, size_t len);
+
+/*
+ * OpenSSL's own XTS (EVP_aes_{128,256}_xts, key || tkey); -1 where OpenSSL
+ * has none (192-bit) or refuses (equal halves when encrypting).
+ */
+int ref_xts_evp(int dir, const uint8_t *key, const uint8_t *tkey,
+		unsigned int key_len, const uint8_t iv[16], const uint8_t *in,
+		uint8_t *out, size_t len);
+
+/*
+ * GCM (EVP, 12-byte IV).  Encryption writes out and auth_len tag bytes;
+ * decryption checks tag: 0 when it matches, 1 when not, -1 on error.
+ */
+int ref_gcm(int dir, const uint8_t *key, unsigned int key_len,
+	    const uint8_t iv[12], const uint8_t *aad, size_t aad_len,
+	    const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag,
+	    unsigned int auth_len);
+
 /* Deterministic fast PRNG for test data (xoshiro256**). */
 struct rng {
 	uint64_t s[4];

@@ -8,9 +8,11 @@
 #include "../../helper/cuda/aes_gpu.h"
 #include "../../helper/cuda/aes_tables.h"
 #include "../../helper/cuda/cuda_backend.h"
+#include "../../helper/cuda/gf128.h"
 #include "ref.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int failures, checks;
@@ -135,6 +137,22 @@ static void test_chunks(void)
 	s[0].len = 16 * 1025 * 132;
 	EXPECT(gpu_aes_chunk_blocks(s, 1, 132) == 1280);
 	EXPECT(gpu_aes_chunk_blocks(s, 1, 0) == GPU_AES_CHUNK_BLOCKS);
+	/* GCM without XTS: longer chunks; any XTS segment keeps the cap. */
+	s[0].len = 16 * 4096 * 1000;
+	s[0].op = GPU_AES_KOP_GCM_DEC;
+	s[1].op = GPU_AES_KOP_CTR;
+	/* 4096032 + 4096 blocks on 132 CTAs: 2 chunks each of 15531 -> 15616 */
+	EXPECT(gpu_aes_chunk_blocks(s, 2, 132) == 15616);
+	EXPECT(gpu_aes_chunk_blocks(s, 2, 0) == GPU_AES_CHUNK_BLOCKS_GCM);
+	s[0].len = 1U << 30;	/* 67108896 blocks: 4162 chunks, <= 16 per CTA */
+	EXPECT(gpu_aes_chunk_blocks(s, 1, 264) == 16128);
+	EXPECT(gpu_aes_count_chunks(s, 1, 16128) <= 264 * 16);
+	s[0].len = 16 * 4096 * 1000;
+	s[1].op = GPU_AES_KOP_XTS_ENC;
+	EXPECT(gpu_aes_chunk_blocks(s, 2, 132) == GPU_AES_CHUNK_BLOCKS);
+	s[0].op = GPU_AES_KOP_CTR;
+	s[1].op = GPU_AES_KOP_CTR;
+	EXPECT(gpu_aes_chunk_blocks(s, 2, 132) == GPU_AES_CHUNK_BLOCKS);
 }
 
 static void test_tables(void)
@@ -221,8 +239,315 @@ static void test_gpus(void)
 	EXPECT(gpu_aes_parse_gpus("-1", 2, d, 8) == -1);
 }
 
+/* SP 800-38D's bit-serial multiply, on GCM byte strings. */
+static void gcm_mul_ref(const uint8_t x[16], const uint8_t y[16],
+			uint8_t z[16])
+{
+	uint8_t v[16], r[16] = { 0 };
+
+	memcpy(v, y, 16);
+	for (int i = 0; i < 128; i++) {
+		int lsb = v[15] & 1;
+
+		if (x[i / 8] >> (7 - i % 8) & 1)
+			for (int k = 0; k < 16; k++)
+				r[k] ^= v[k];
+		for (int k = 15; k > 0; k--)
+			v[k] = (uint8_t)(v[k] >> 1 | v[k - 1] << 7);
+		v[0] >>= 1;
+		if (lsb)
+			v[0] ^= 0xe1;
+	}
+	memcpy(z, r, 16);
+}
+
+static void words(const uint8_t *b, uint32_t w[4])
+{
+	for (int i = 0; i < 4; i++)
+		w[i] = b[4 * i] | (uint32_t)b[4 * i + 1] << 8 |
+		       (uint32_t)b[4 * i + 2] << 16 |
+		       (uint32_t)b[4 * i + 3] << 24;
+}
+
+static void unwords(const uint32_t w[4], uint8_t *b)
+{
+	for (int i = 0; i < 16; i++)
+		b[i] = (uint8_t)(w[i / 4] >> (8 * (i % 4)));
+}
+
+static void test_gf128(void)
+{
+	struct rng g;
+	int ok_mul = 1, ok_x = 1, ok_pre = 1;
+
+	rng_seed(&g, 128);
+	for (int it = 0; it < 2000; it++) {
+		uint8_t a[16], b[16], want[16], got[16];
+		uint32_t wa[4], wb[4], ra[4], rb[4], rc[4], wc[4];
+
+		rng_fill(&g, a, 16);
+		rng_fill(&g, b, 16);
+		if (it < 16)	/* the top and bottom coefficients alone */
+			memset(a, it & 1 ? 0xff : 0, 16);
+		gcm_mul_ref(a, b, want);
+		words(a, wa);
+		words(b, wb);
+		gf128_from_gcm(wa, ra);
+		gf128_from_gcm(wb, rb);
+		gf128_mul(ra, rb, rc);
+		gf128_to_gcm(rc, wc);
+		unwords(wc, got);
+		if (memcmp(got, want, 16))
+			ok_mul = 0;
+		/* the kernel's Horner product by a prepared constant */
+		struct gf128_pre pre = { { { 0 } } };
+		uint32_t rp[4];
+
+		gf128_precompute(rb, &pre);
+		memcpy(rp, ra, sizeof(rp));
+		gf128_mul_pre(rp, &pre, rp);
+		if (memcmp(rp, rc, sizeof(rp)))
+			ok_pre = 0;
+		/* x^k by shifts == multiplication by the element x^k */
+		unsigned int k = 1 + (unsigned int)(rng_next(&g) % 32);
+		uint32_t xk[4] = { 0 }, t[4];
+
+		xk[k / 32] = 1U << (k % 32);
+		memcpy(t, wa, sizeof(t));
+		gf128_mulx_k(t, k);
+		gf128_mul(wa, xk, wc);
+		if (memcmp(t, wc, sizeof(t)))
+			ok_x = 0;
+	}
+	EXPECT(ok_mul);
+	EXPECT(ok_pre);
+	EXPECT(ok_x);
+}
+
+/*
+ * The kernel's XTS tweak schedule, replayed: chunk tweaks from
+ * gpu_aes_chunk_aux, a warp's first tweak by the x^(32n) table, a lane's by
+ * x^lane, then x^32 per step; every block's tweak must be E_K2(iv) x^j.
+ */
+static void test_xts_tweaks(void)
+{
+	static uint32_t xpow[129][4];
+	struct rng g;
+	int ok = 1;
+
+	gpu_aes_xts_xpow(xpow);
+	rng_seed(&g, 1619);
+	for (int it = 0; it < 40 && ok; it++) {
+		struct gpu_aes_kseg sg;
+		uint32_t len = 16 + (uint32_t)(rng_next(&g) % (200U << 10));
+		uint32_t chunk = 256U << (rng_next(&g) % 5), nt = 128U << (it % 3);
+		uint8_t t0[16];
+
+		memset(&sg, 0, sizeof(sg));
+		sg.len = len;
+		sg.op = GPU_AES_KOP_XTS_ENC;
+		rng_fill(&g, t0, 16);
+		words(t0, sg.aux);
+		if (chunk > GPU_AES_CHUNK_BLOCKS)
+			chunk = GPU_AES_CHUNK_BLOCKS;
+		size_t nch = gpu_aes_count_chunks(&sg, 1, chunk);
+		struct gpu_aes_kchunk *ch = calloc(nch, sizeof(*ch));
+		uint32_t nb = gpu_aes_seg_blocks(&sg);
+		uint32_t (*want)[4] = calloc(nb, sizeof(*want));
+
+		if (!ch || !want)
+			abort();
+		gpu_aes_build_chunks(&sg, 1, chunk, ch);
+		gpu_aes_chunk_aux(&sg, NULL, ch, nch);
+		memcpy(want[0], sg.aux, 16);
+		for (uint32_t j = 1; j < nb; j++) {
+			memcpy(want[j], want[j - 1], 16);
+			gf128_mulx_k(want[j], 1);
+		}
+		for (size_t c = 0; c < nch && ok; c++) {
+			uint32_t nw = nt / 32;
+			uint32_t pw = ((ch[c].nblocks + nw - 1) / nw + 31) & ~31U;
+
+			for (uint32_t w = 0; w < nw; w++)
+			for (uint32_t l = 0; l < 32; l++) {
+				uint32_t st = w * pw, t[4];
+
+				if (st >= ch[c].nblocks)
+					continue;
+				memcpy(t, ch[c].aux, 16);
+				if (st)
+					gf128_mul(t, xpow[st / 32], t);
+				if (l)
+					gf128_mulx_k(t, l);
+				for (uint32_t i = st + l; i < st + pw &&
+				     i < ch[c].nblocks; i += 32) {
+					if (memcmp(t, want[ch[c].block0 + i], 16))
+						ok = 0;
+					gf128_mulx_k(t, 32);
+				}
+			}
+		}
+		free(ch);
+		free(want);
+	}
+	EXPECT(ok);
+}
+
+/* XTS composed from ECB (the reference for 192-bit keys) vs OpenSSL's. */
+static void test_ref_xts(void)
+{
+	struct rng g;
+	int ok = 1;
+
+	rng_seed(&g, 29);
+	for (int it = 0; it < 200; it++) {
+		unsigned int kl = it % 2 ? 32 : 16;
+		uint32_t len = 16 + (uint32_t)(rng_next(&g) % 600);
+		uint8_t k[32], tk[32], iv[16], in[616], a[616], b[616];
+		int dir = (int)(rng_next(&g) % 2);
+
+		rng_fill(&g, k, 32);
+		rng_fill(&g, tk, 32);
+		rng_fill(&g, iv, 16);
+		rng_fill(&g, in, len);
+		if (ref_xts(dir, k, tk, kl, iv, in, a, len) ||
+		    ref_xts_evp(dir, k, tk, kl, iv, in, b, len) ||
+		    memcmp(a, b, len))
+			ok = 0;
+	}
+	EXPECT(ok);
+}
+
+/*
+ * The kernel's GHASH decomposition, replayed on the CPU: hash stream with
+ * zero blocks in front, chunks from build_chunks, per lane Horner by
+ * H^threads, lane, warp and chunk factors, XOR of everything; the tag
+ * must equal OpenSSL's.
+ */
+static int gcm_emulate(const uint8_t *key, unsigned int kl, const uint8_t iv[12],
+		       const uint8_t *aad, uint32_t aad_len, const uint8_t *ct,
+		       uint32_t len, uint32_t chunk, uint32_t nt, uint8_t tag[16])
+{
+	struct gpu_aes_dev_key dk;
+	struct gpu_aes_kseg sg;
+	uint8_t h[16], zero[16] = { 0 }, j0[16];
+	uint32_t a = (aad_len + 15) / 16, c = (len + 15) / 16, n = a + c + 1;
+	uint32_t acc[4] = { 0 }, nw = nt / 32, N, pad;
+
+	memset(&dk, 0, sizeof(dk));
+	memset(&sg, 0, sizeof(sg));
+	if (ref_block(key, kl, zero, h))
+		return -1;
+	gpu_aes_gcm_powers(h, &dk);
+	sg.len = len;
+	sg.aad_len = aad_len;
+	sg.op = GPU_AES_KOP_GCM_ENC;
+	N = gpu_aes_seg_blocks(&sg);
+	pad = N - n;
+	size_t nch = gpu_aes_count_chunks(&sg, 1, chunk);
+	struct gpu_aes_kchunk *ch = calloc(nch, sizeof(*ch));
+
+	if (!ch)
+		return -1;
+	gpu_aes_build_chunks(&sg, 1, chunk, ch);
+	gpu_aes_chunk_aux(&sg, &dk, ch, nch);
+	for (size_t ci = 0; ci < nch; ci++) {
+		uint32_t G = ch[ci].nblocks / 32;
+
+		for (uint32_t w = 0; w < nw && w < G; w++) {
+			uint32_t wacc[4] = { 0 }, glast = w + nw * ((G - 1 - w) / nw);
+
+			for (uint32_t l = 0; l < 32; l++) {
+				uint32_t y[4] = { 0 };
+
+				for (uint32_t gi = w; gi < G; gi += nw) {
+					uint32_t v = ch[ci].block0 + 32 * gi + l;
+					uint8_t blk[16] = { 0 };
+					uint32_t x[4], xr[4];
+
+					if (v >= pad && v - pad < a) {
+						uint32_t q = v - pad, m = aad_len - 16 * q;
+
+						memcpy(blk, aad + 16 * q, m < 16 ? m : 16);
+					} else if (v >= pad && v - pad < a + c) {
+						uint32_t q = v - pad - a, m = len - 16 * q;
+
+						memcpy(blk, ct + 16 * q, m < 16 ? m : 16);
+					} else if (v >= pad) {
+						uint64_t ab = (uint64_t)aad_len * 8, cb = (uint64_t)len * 8;
+
+						for (int i = 0; i < 8; i++) {
+							blk[i] = (uint8_t)(ab >> (56 - 8 * i));
+							blk[8 + i] = (uint8_t)(cb >> (56 - 8 * i));
+						}
+					}
+					words(blk, x);
+					gf128_from_gcm(x, xr);
+					gf128_mul_pre(y, &dk.hpre[nw], y);
+					for (int k = 0; k < 4; k++)
+						y[k] ^= xr[k];
+				}
+				gf128_mul(y, dk.hp1[32 - l], y);
+				for (int k = 0; k < 4; k++)
+					wacc[k] ^= y[k];
+			}
+			gf128_mul(wacc, dk.hp32[G - 1 - glast], wacc);
+			gf128_mul(wacc, ch[ci].aux, wacc);
+			for (int k = 0; k < 4; k++)
+				acc[k] ^= wacc[k];
+		}
+	}
+	free(ch);
+	memcpy(j0, iv, 12);
+	j0[12] = j0[13] = j0[14] = 0;
+	j0[15] = 1;
+	if (ref_block(key, kl, j0, j0))
+		return -1;
+	uint32_t e[4];
+
+	words(j0, e);
+	gpu_aes_gcm_tag(acc, e, tag);
+	return 0;
+}
+
+static void test_gcm_hash(void)
+{
+	struct rng g;
+	int ok = 1;
+	static uint8_t aad[3000], pt[70000], ct[70016];
+
+	rng_seed(&g, 38);
+	for (int it = 0; it < 30 && ok; it++) {
+		unsigned int kl = 16 + 8 * (it % 3);
+		uint32_t aad_len = it % 4 == 0 ? 0 : (uint32_t)(rng_next(&g) % sizeof(aad));
+		uint32_t len = it % 5 == 0 ? 0 : (uint32_t)(rng_next(&g) % sizeof(pt));
+		uint32_t chunk = 256U << (rng_next(&g) % 3), nt = 128U << (it % 3);
+
+		if (it % 7 == 3)	/* the long GCM chunks */
+			chunk = GPU_AES_CHUNK_BLOCKS_GCM;
+		uint8_t key[32], iv[12], want[16], got[16];
+
+		rng_fill(&g, key, 32);
+		rng_fill(&g, iv, 12);
+		rng_fill(&g, aad, aad_len);
+		rng_fill(&g, pt, len);
+		if (ref_gcm(0, key, kl, iv, aad, aad_len, pt, ct, len, want, 16) ||
+		    gcm_emulate(key, kl, iv, aad, aad_len, ct, len, chunk, nt, got) ||
+		    memcmp(got, want, 16)) {
+			printf("gcm emulation: kl %u aad %u len %u chunk %u nt %u\n",
+			       kl, aad_len, len, chunk, nt);
+			ok = 0;
+		}
+	}
+	EXPECT(ok);
+}
+
 int main(void)
 {
+	test_gf128();
+	test_xts_tweaks();
+	test_ref_xts();
+	test_gcm_hash();
 	test_ctr();
 	test_chunks();
 	test_tables();

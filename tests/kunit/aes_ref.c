@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The fake helper's AES: ECB and CTR in place over a flat buffer.
+ * The fake helper's AES: ECB, CTR and XTS in place over a flat buffer.
  */
 #include <crypto/algapi.h>
+#include <crypto/gf128mul.h>
 #include <crypto/utils.h>
 #include <linux/string.h>
 
@@ -42,4 +43,51 @@ void aes_ref_ctr(const struct crypto_aes_ctx *ctx, const u8 iv[AES_BLOCK_SIZE],
 		len -= n;
 	}
 	memzero_explicit(ks, sizeof(ks));
+}
+
+static void aes_ref_xts_block(const struct crypto_aes_ctx *ctx, bool decrypt,
+			      const le128 *t, u8 *buf)
+{
+	crypto_xor(buf, (const u8 *)t, AES_BLOCK_SIZE);
+	if (decrypt)
+		aes_decrypt(ctx, buf, buf);
+	else
+		aes_encrypt(ctx, buf, buf);
+	crypto_xor(buf, (const u8 *)t, AES_BLOCK_SIZE);
+}
+
+/*
+ * IEEE 1619 XTS-AES, as the kernel's xts template does it: the tweak is
+ * the IV encrypted with the second key, multiplied by x (gf128mul_x_ble)
+ * per block; a partial last block steals the tail of the ciphertext of the
+ * block before it, and the last two tweaks swap roles when decrypting.
+ */
+void aes_ref_xts(const struct crypto_aes_ctx *data,
+		 const struct crypto_aes_ctx *tweak, bool decrypt,
+		 const u8 iv[AES_BLOCK_SIZE], u8 *buf, size_t len)
+{
+	size_t tail = len % AES_BLOCK_SIZE;
+	size_t n = len / AES_BLOCK_SIZE - (tail ? 1 : 0);
+	u8 stolen[AES_BLOCK_SIZE];
+	le128 t, next;
+	u8 *p;
+
+	if (len < AES_BLOCK_SIZE)
+		return;
+	aes_encrypt(tweak, (u8 *)&t, iv);
+	for (; n; n--, buf += AES_BLOCK_SIZE) {
+		aes_ref_xts_block(data, decrypt, &t, buf);
+		gf128mul_x_ble(&t, &t);
+	}
+	if (!tail)
+		return;
+	p = buf;
+	gf128mul_x_ble(&next, &t);
+	/* Block m-1 with the tweak it needs first, then swap the tails. */
+	aes_ref_xts_block(data, decrypt, decrypt ? &next : &t, p);
+	memcpy(stolen, p + AES_BLOCK_SIZE, tail);
+	memcpy(p + AES_BLOCK_SIZE, p, tail);
+	memcpy(p, stolen, tail);
+	aes_ref_xts_block(data, decrypt, decrypt ? &t : &next, p);
+	memzero_explicit(stolen, sizeof(stolen));
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ECB and CTR over a flat buffer with the kernel's AES library.
+ * ECB, CTR and XTS over a flat buffer with the kernel's AES library (GCM
+ * comes from lib/crypto/aesgcm.c, CONFIG_CRYPTO_LIB_AESGCM).
  *
  * The fake helper's whole compute side: what gpu-aes-helper's cpu backend
  * does with OpenSSL, done here with lib/crypto/aes.c so the suites need no
@@ -19,5 +20,9 @@ void aes_ref_ecb(const struct crypto_aes_ctx *ctx, bool decrypt, u8 *buf,
 		 size_t len);
 void aes_ref_ctr(const struct crypto_aes_ctx *ctx, const u8 iv[AES_BLOCK_SIZE],
 		 u8 *buf, size_t len);
+/* @len >= AES_BLOCK_SIZE; any tail is ciphertext stealing. */
+void aes_ref_xts(const struct crypto_aes_ctx *data,
+		 const struct crypto_aes_ctx *tweak, bool decrypt,
+		 const u8 iv[AES_BLOCK_SIZE], u8 *buf, size_t len);
 
 #endif /* GPU_AES_KUNIT_AES_REF_H */

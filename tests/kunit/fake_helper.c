@@ -3,6 +3,7 @@
  * The in-kernel stand-in for gpu-aes-helper (see fake_helper.h).
  */
 #include <crypto/aes.h>
+#include <crypto/gcm.h>
 #include <linux/atomic.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -27,64 +28,143 @@ static void fake_helper_words_to_bytes(u8 *out, const u32 *w, unsigned int n)
 
 /*
  * The key table entry the sqe names must be the one the kernel promised:
- * right generation, and schedules that match the raw key in the ABI's
- * byte order (what the CUDA kernels load).
+ * right generation, schedules that match the raw key in the ABI's byte
+ * order (what the CUDA kernels load), a tweak key and its schedule exactly
+ * when the sqe is XTS, and zeros everywhere else.
  */
 static int fake_helper_key(struct fake_helper *h, const struct gpu_aes_sqe *sqe,
-			   struct crypto_aes_ctx *ctx)
+			   struct crypto_aes_ctx *ctx,
+			   struct crypto_aes_ctx *tweak)
 {
+	bool xts = sqe->alg == GPU_AES_ALG_XTS;
 	const struct gpu_aes_key *k;
+	unsigned int n, klen;
 	u8 sched[240];
-	unsigned int n;
+	int ret = -EINVAL;
 
 	if (sqe->key_slot >= h->setup.nr_keys)
 		return -EINVAL;
 	k = &h->keys[sqe->key_slot];
 	if (k->gen != sqe->key_gen || k->rounds != 6 + k->key_len / 4)
 		return -EINVAL;
+	if (k->tweak_len != (xts ? k->key_len : 0))
+		return -EINVAL;
+	klen = k->key_len + k->tweak_len;
+	if (memchr_inv(k->key + klen, 0, sizeof(k->key) - klen) ||
+	    memchr_inv(k->pad, 0, sizeof(k->pad)))
+		return -EINVAL;
 	if (aes_expandkey(ctx, k->key, k->key_len))
 		return -EINVAL;
 	n = 4 * (k->rounds + 1);
 	fake_helper_words_to_bytes(sched, ctx->key_enc, n);
-	if (memcmp(sched, k->enc_sched, 4 * n))
-		return -EINVAL;
+	if (memcmp(sched, k->enc_sched, 4 * n) ||
+	    memchr_inv(k->enc_sched + 4 * n, 0, sizeof(k->enc_sched) - 4 * n))
+		goto out;
 	fake_helper_words_to_bytes(sched, ctx->key_dec, n);
-	if (memcmp(sched, k->dec_sched, 4 * n))
-		return -EINVAL;
+	if (memcmp(sched, k->dec_sched, 4 * n) ||
+	    memchr_inv(k->dec_sched + 4 * n, 0, sizeof(k->dec_sched) - 4 * n))
+		goto out;
+	if (!xts) {
+		if (memchr_inv(k->tweak_sched, 0, sizeof(k->tweak_sched)))
+			goto out;
+		ret = 0;
+		goto out;
+	}
+	if (aes_expandkey(tweak, k->key + k->key_len, k->tweak_len))
+		goto out;
+	fake_helper_words_to_bytes(sched, tweak->key_enc, n);
+	if (memcmp(sched, k->tweak_sched, 4 * n) ||
+	    memchr_inv(k->tweak_sched + 4 * n, 0,
+		       sizeof(k->tweak_sched) - 4 * n))
+		goto out;
+	ret = 0;
+out:
 	memzero_explicit(sched, sizeof(sched));
-	return 0;
+	return ret;
+}
+
+/* GCM through lib/crypto/aesgcm.c, on the ABI's text | tag | AAD layout. */
+static int fake_helper_gcm(struct fake_helper *h, const struct gpu_aes_sqe *sqe)
+{
+	const struct gpu_aes_key *k = &h->keys[sqe->key_slot];
+	u8 *text = h->data + sqe->data_off;
+	u8 *tag = h->data + gpu_aes_gcm_tag_off(sqe->data_off, sqe->len);
+	u8 *aad = h->data + gpu_aes_gcm_aad_off(sqe->data_off, sqe->len);
+	struct aesgcm_ctx *gcm = &h->gcm;
+	int ret = GPU_AES_STATUS_OK;
+
+	if (aesgcm_expandkey(gcm, k->key, k->key_len, sqe->auth_len))
+		return -EINVAL;
+	if (sqe->dir == GPU_AES_DIR_ENCRYPT) {
+		aesgcm_encrypt(gcm, text, text, sqe->len, aad, sqe->aad_len,
+			       sqe->iv, tag);
+	} else if (!aesgcm_decrypt(gcm, text, text, sqe->len, aad,
+				   sqe->aad_len, sqe->iv, tag)) {
+		atomic_inc(&h->auth_fails);
+		ret = GPU_AES_STATUS_EBADMSG;
+	}
+	memzero_explicit(gcm, sizeof(*gcm));
+	return ret;
 }
 
 int fake_helper_compute(struct fake_helper *h, const struct gpu_aes_sqe *sqe)
 {
-	struct crypto_aes_ctx ctx;
+	struct crypto_aes_ctx ctx, tweak;
+	bool dec = sqe->dir == GPU_AES_DIR_DECRYPT;
+	bool gcm = sqe->alg == GPU_AES_ALG_GCM;
+	int ret = GPU_AES_STATUS_OK;
+	u64 span;
 	u8 *buf;
 
-	if (sqe->tag >= h->setup.nr_entries || sqe->reserved0 ||
+	if (sqe->tag >= h->setup.nr_entries ||
 	    memchr_inv(sqe->reserved1, 0, sizeof(sqe->reserved1)))
 		goto bad;
-	if (sqe->alg != GPU_AES_ALG_ECB && sqe->alg != GPU_AES_ALG_CTR)
+	if (sqe->alg < GPU_AES_ALG_ECB || sqe->alg > GPU_AES_ALG_GCM)
 		goto bad;
 	if (sqe->dir != GPU_AES_DIR_ENCRYPT && sqe->dir != GPU_AES_DIR_DECRYPT)
 		goto bad;
-	if (!sqe->len || sqe->data_off % GPU_AES_DATA_ALIGN ||
+	span = gpu_aes_sqe_span(sqe->alg, sqe->len, sqe->aad_len);
+	if ((!gcm && !sqe->len) || sqe->data_off % GPU_AES_DATA_ALIGN ||
 	    sqe->data_off > h->setup.data_size ||
-	    sqe->len > h->setup.data_size - sqe->data_off)
+	    span > h->setup.data_size - sqe->data_off)
 		goto bad;
-	if (sqe->alg == GPU_AES_ALG_ECB && sqe->len % AES_BLOCK_SIZE)
+	if (sqe->alg == GPU_AES_ALG_ECB &&
+	    (sqe->len % AES_BLOCK_SIZE || memchr_inv(sqe->iv, 0, 16)))
 		goto bad;
-	if (fake_helper_key(h, sqe, &ctx))
+	if (sqe->alg == GPU_AES_ALG_XTS && sqe->len < AES_BLOCK_SIZE)
+		goto bad;
+	if (gcm && (crypto_gcm_check_authsize(sqe->auth_len) ||
+		    memchr_inv(sqe->iv + GCM_AES_IV_SIZE, 0, 4)))
+		goto bad;
+	if (!gcm && (sqe->aad_len || sqe->auth_len))
+		goto bad;
+	if (fake_helper_key(h, sqe, &ctx, &tweak))
 		goto bad;
 
 	buf = h->data + sqe->data_off;
-	if (sqe->alg == GPU_AES_ALG_ECB)
-		aes_ref_ecb(&ctx, sqe->dir == GPU_AES_DIR_DECRYPT, buf, sqe->len);
-	else
+	switch (sqe->alg) {
+	case GPU_AES_ALG_ECB:
+		aes_ref_ecb(&ctx, dec, buf, sqe->len);
+		break;
+	case GPU_AES_ALG_CTR:
 		aes_ref_ctr(&ctx, sqe->iv, buf, sqe->len);
+		break;
+	case GPU_AES_ALG_XTS:
+		aes_ref_xts(&ctx, &tweak, dec, sqe->iv, buf, sqe->len);
+		break;
+	default:
+		ret = fake_helper_gcm(h, sqe);
+		if (ret == -EINVAL)
+			goto bad;
+		break;
+	}
 	memzero_explicit(&ctx, sizeof(ctx));
+	memzero_explicit(&tweak, sizeof(tweak));
 	atomic_inc(&h->sqes);
-	return GPU_AES_STATUS_OK;
+	return ret;
 bad:
+	memzero_explicit(&ctx, sizeof(ctx));
+	memzero_explicit(&tweak, sizeof(tweak));
 	atomic_inc(&h->sqe_errors);
 	atomic_inc(&h->sqes);
 	return GPU_AES_STATUS_EINVAL;

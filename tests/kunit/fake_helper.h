@@ -5,7 +5,9 @@
  * It owns a vmalloc()ed region laid out by gpu_aes_layout(), attaches it to
  * a ring with gpu_aes_ring_attach() and then does what the real helper does
  * over the same ABI: read sqes between sq_head and sq_tail, transform the
- * data in place with the kernel's AES library (aes_ref.c), write cqes,
+ * data in place with the kernel's AES library (aes_ref.c; GCM with
+ * lib/crypto/aesgcm.c), answer a GCM decryption whose tag does not match
+ * with GPU_AES_STATUS_EBADMSG, write cqes,
  * publish cq_tail and reap (the GPU_AES_IOC_COMPLETE call).
  *
  * Two ways to drive it:
@@ -15,13 +17,15 @@
  *  - manual: the test fetches, computes, posts arbitrary (even hostile)
  *    cqes and reaps itself, one step at a time.
  *
- * The fake checks every sqe the kernel writes (tag, bounds, key slot and
- * generation, key schedule bytes) and counts violations in sqe_errors,
+ * The fake checks every sqe the kernel writes (tag, bounds of the whole
+ * span, per-algorithm lengths and IV, key slot and generation, key and
+ * tweak schedule bytes, zeros where the ABI wants them) and counts violations in sqe_errors,
  * which every suite asserts is zero.
  */
 #ifndef GPU_AES_KUNIT_FAKE_HELPER_H
 #define GPU_AES_KUNIT_FAKE_HELPER_H
 
+#include <crypto/gcm.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -49,6 +53,9 @@ struct fake_helper {
 	atomic_t sqe_errors;	/* sqes the kernel should never have written */
 	atomic_t reaps;		/* gpu_aes_ring_reap() calls */
 	atomic_t kicks;		/* wake-ups the kernel sent */
+	atomic_t auth_fails;	/* GCM decryptions answered EBADMSG */
+	/* GCM state of the sqe being computed (too big for the stack). */
+	struct aesgcm_ctx gcm;
 };
 
 /* Sizes the suites use unless they need a particular shape. */
@@ -64,7 +71,11 @@ void fake_helper_detach(struct fake_helper *h);
 /* Copy up to @max sqes from sq_head on into @out, advance sq_head. */
 unsigned int fake_helper_fetch(struct fake_helper *h, struct gpu_aes_sqe *out,
 			       unsigned int max);
-/* Check @sqe and transform its data in place; 0 or GPU_AES_STATUS_EINVAL. */
+/*
+ * Check @sqe and transform its data in place; 0, GPU_AES_STATUS_EBADMSG
+ * (GCM tag mismatch, text untouched) or GPU_AES_STATUS_EINVAL.  Not
+ * reentrant (one computing thread per fake).
+ */
 int fake_helper_compute(struct fake_helper *h, const struct gpu_aes_sqe *sqe);
 /* Write one cqe at cq_tail (not published). */
 void fake_helper_post(struct fake_helper *h, u32 tag, u32 seq, s32 status);

@@ -39,6 +39,7 @@ static const struct gt_bad_cqe gt_bad_cqes[] = {
 	{ 1, 1, -11 },			/* -EAGAIN is not in the ABI */
 	{ 1, 1, S32_MIN },
 	{ 1, 1, S32_MAX },
+	{ 0, 1, GPU_AES_STATUS_EBADMSG },	/* CTR is no GCM decryption */
 };
 
 static void gpu_aes_hostile_rejected_one_by_one(struct kunit *test)

@@ -2,6 +2,7 @@
 /*
  * Shared pieces of the gpu_aes suites (see test_util.h).
  */
+#include <crypto/aead.h>
 #include <crypto/algapi.h>
 #include <kunit/resource.h>
 #include <linux/random.h>
@@ -38,11 +39,33 @@ struct gt_tfm *gt_tfm_new(struct kunit *test, bool ctr, unsigned int klen)
 	return t;
 }
 
+struct gt_tfm *gt_tfm_new_xts(struct kunit *test, unsigned int klen)
+{
+	struct gt_tfm *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->xts = true;
+	t->tfm = crypto_alloc_skcipher("xts-aes-gpu", 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->tfm);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_free_tfm,
+							t->tfm), 0);
+	gt_tfm_rekey(test, t, klen);
+	return t;
+}
+
 void gt_tfm_rekey(struct kunit *test, struct gt_tfm *t, unsigned int klen)
 {
+	unsigned int half = t->xts ? klen / 2 : klen;
+
 	get_random_bytes(t->key, klen);
+	/* Random halves are never equal in practice; make sure of it. */
+	if (t->xts)
+		t->key[half] = ~t->key[0];
 	t->klen = klen;
-	KUNIT_ASSERT_EQ(test, aes_expandkey(&t->aes, t->key, klen), 0);
+	KUNIT_ASSERT_EQ(test, aes_expandkey(&t->aes, t->key, half), 0);
+	if (t->xts)
+		KUNIT_ASSERT_EQ(test, aes_expandkey(&t->tweak, t->key + half,
+						    half), 0);
 	KUNIT_ASSERT_EQ(test, crypto_skcipher_setkey(t->tfm, t->key, klen), 0);
 }
 
@@ -92,7 +115,7 @@ struct gt_req *gt_req_new(struct kunit *test, struct gt_tfm *t,
 	}
 	skcipher_request_set_callback(r->req, flags, gt_req_cb, r);
 	skcipher_request_set_crypt(r->req, r->sg, r->sg, len,
-				   t->ctr ? r->iv : NULL);
+				   t->ctr || t->xts ? r->iv : NULL);
 
 	memcpy(r->iv_expect, r->iv, sizeof(r->iv));
 	if (t->ctr) {
@@ -100,13 +123,16 @@ struct gt_req *gt_req_new(struct kunit *test, struct gt_tfm *t,
 		for (cut = 0; cut < len; cut += AES_BLOCK_SIZE)
 			crypto_inc(r->iv_expect, AES_BLOCK_SIZE);
 	}
-	/* ECB's reference depends on the direction: gt_req_start(). */
+	/* ECB's and XTS's depend on the direction: gt_req_start(). */
 	return r;
 }
 
 int gt_req_start(struct gt_req *r, bool decrypt)
 {
-	if (!r->t->ctr)
+	if (r->t->xts)
+		aes_ref_xts(&r->t->aes, &r->t->tweak, decrypt, r->iv, r->expect,
+			    r->len);
+	else if (!r->t->ctr)
 		aes_ref_ecb(&r->t->aes, decrypt, r->expect, r->len);
 	r->ret = decrypt ? crypto_skcipher_decrypt(r->req) :
 			   crypto_skcipher_encrypt(r->req);
@@ -230,8 +256,11 @@ struct fake_helper *gt_helper(struct kunit *test, u32 nr_entries,
 
 void gt_wait_algs_tested(struct kunit *test)
 {
-	static const char * const drv[] = { "ecb-aes-gpu", "ctr-aes-gpu" };
+	static const char * const drv[] = {
+		"ecb-aes-gpu", "ctr-aes-gpu", "xts-aes-gpu",
+	};
 	struct crypto_skcipher *tfm;
+	struct crypto_aead *aead;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(drv); i++) {
@@ -240,6 +269,9 @@ void gt_wait_algs_tested(struct kunit *test)
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm);
 		crypto_free_skcipher(tfm);
 	}
+	aead = crypto_alloc_aead("gcm-aes-gpu", 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, aead);
+	crypto_free_aead(aead);
 }
 
 struct fake_helper *gt_ring_setup(struct kunit *test, u32 nr_entries)

@@ -21,9 +21,11 @@
 struct gt_tfm {
 	struct crypto_skcipher *tfm;
 	struct crypto_aes_ctx aes;
+	struct crypto_aes_ctx tweak;	/* XTS */
 	bool ctr;
-	u8 key[AES_MAX_KEY_SIZE];
-	unsigned int klen;
+	bool xts;
+	u8 key[2 * AES_MAX_KEY_SIZE];
+	unsigned int klen;		/* XTS: both keys */
 };
 
 /*
@@ -52,6 +54,8 @@ struct gt_stats {
 
 /* Allocate "ecb-aes-gpu" or "ctr-aes-gpu" with a random key of @klen. */
 struct gt_tfm *gt_tfm_new(struct kunit *test, bool ctr, unsigned int klen);
+/* Allocate "xts-aes-gpu" with random unequal halves, @klen 32/48/64. */
+struct gt_tfm *gt_tfm_new_xts(struct kunit *test, unsigned int klen);
 /* Change the key (random, @klen bytes). */
 void gt_tfm_rekey(struct kunit *test, struct gt_tfm *t, unsigned int klen);
 /*
@@ -61,7 +65,7 @@ void gt_tfm_rekey(struct kunit *test, struct gt_tfm *t, unsigned int klen);
  */
 struct gt_req *gt_req_new(struct kunit *test, struct gt_tfm *t,
 			  unsigned int len, u32 flags);
-/* Encrypt (or decrypt, ECB/CTR alike against the same reference). */
+/* Encrypt (or decrypt; the reference follows the direction). */
 int gt_req_start(struct gt_req *r, bool decrypt);
 /* Wait for the final callback if the request went async; bounded. */
 bool gt_req_wait(struct gt_req *r);

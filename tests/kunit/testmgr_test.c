@@ -6,7 +6,7 @@
  *
  * At boot no helper is attached, so testmgr only exercised the CPU
  * fallback.  Here the fake helper attaches first, every request size goes
- * to the ring (ring_min_bytes = 1), and the algorithms are registered again,
+ * to the ring (ring_min_bytes = 0), and the algorithms are registered again,
  * which schedules testmgr for them.  testmgr's verdict is not a KUnit
  * result: a failing driver is silently left untested and lookups fall back
  * to aes-generic.  So the test asserts that the lookup by cra_name picks our
@@ -14,9 +14,11 @@
  * scans the log for "alg: ... failed".
  */
 #include <crypto/algapi.h>
+#include <crypto/internal/aead.h>
 #include <crypto/internal/skcipher.h>
 #include <kunit/test.h>
 
+#include "aead.h"
 #include "fake_helper.h"
 #include "skcipher.h"
 #include "test_util.h"
@@ -40,29 +42,80 @@ static void gt_expect_ours(struct kunit *test, const char *name,
 	crypto_free_skcipher(tfm);
 }
 
+static void gt_expect_ours_aead(struct kunit *test, const char *name,
+				const char *driver)
+{
+	struct crypto_aead *tfm;
+
+	tfm = crypto_alloc_aead(driver, 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL_MSG(test, tfm, "%s failed its self-tests",
+					 driver);
+	crypto_free_aead(tfm);
+
+	tfm = crypto_alloc_aead(name, 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm);
+	KUNIT_EXPECT_STREQ(test, crypto_aead_driver_name(tfm), driver);
+	KUNIT_EXPECT_TRUE(test, crypto_aead_alg(tfm)->base.cra_flags &
+				CRYPTO_ALG_TESTED);
+	crypto_free_aead(tfm);
+}
+
+static void gt_expect_all_ours(struct kunit *test)
+{
+	gt_expect_ours(test, "ecb(aes)", "ecb-aes-gpu");
+	gt_expect_ours(test, "ctr(aes)", "ctr-aes-gpu");
+	gt_expect_ours(test, "xts(aes)", "xts-aes-gpu");
+	gt_expect_ours_aead(test, "gcm(aes)", "gcm-aes-gpu");
+}
+
 static void gpu_aes_testmgr_through_ring(struct kunit *test)
 {
 	struct fake_helper *h;
 	struct gt_stats s;
 
 	gt_wait_algs_tested(test);
-	gt_set_ring_min_bytes(test, 1);
+	/*
+	 * 0, not 1: GCM's empty messages (no text, no AAD) go to the ring
+	 * too; ECB/CTR requests of length 0 complete before routing.
+	 */
+	gt_set_ring_min_bytes(test, 0);
 	/* A descheduled UML must not turn into a timeout: none are expected. */
 	gt_set_timeout_ms(test, 600000);
 	h = gt_helper(test, FAKE_HELPER_ENTRIES, true);
 	gt_stats_snap(&s);
 
+	gpu_aes_aead_unregister();
 	gpu_aes_skcipher_unregister();
 	KUNIT_ASSERT_EQ(test, gpu_aes_skcipher_register(), 0);
-	gt_expect_ours(test, "ecb(aes)", "ecb-aes-gpu");
-	gt_expect_ours(test, "ctr(aes)", "ctr-aes-gpu");
+	KUNIT_ASSERT_EQ(test, gpu_aes_aead_register(), 0);
+	gt_expect_all_ours(test);
 
 	/* It really was the ring, and the ring never needed the CPU. */
-	kunit_info(test, "testmgr sent %lld requests, %lld bytes to the ring\n",
+	kunit_info(test, "testmgr sent %lld requests (ecb %lld, ctr %lld, xts %lld, gcm %lld), %lld bytes to the ring, %lld auth failures\n",
 		   gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS),
-		   gt_stats_delta(&s, GPU_AES_STAT_RING_BYTES));
+		   gt_stats_delta(&s, GPU_AES_STAT_RING_ECB_REQUESTS),
+		   gt_stats_delta(&s, GPU_AES_STAT_RING_CTR_REQUESTS),
+		   gt_stats_delta(&s, GPU_AES_STAT_RING_XTS_REQUESTS),
+		   gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS),
+		   gt_stats_delta(&s, GPU_AES_STAT_RING_BYTES),
+		   gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES));
 	KUNIT_EXPECT_GT(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS),
 			1000);
+	KUNIT_EXPECT_GT(test,
+			gt_stats_delta(&s, GPU_AES_STAT_RING_XTS_REQUESTS),
+			300);
+	KUNIT_EXPECT_GT(test,
+			gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS),
+			300);
+	/* testmgr's inauthentic inputs: the helper's verdict, not the CPU's. */
+	KUNIT_EXPECT_GT(test, gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES), 0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES),
+			atomic_read(&h->auth_fails));
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS),
+			gt_stats_delta(&s, GPU_AES_STAT_RING_ECB_REQUESTS) +
+			gt_stats_delta(&s, GPU_AES_STAT_RING_CTR_REQUESTS) +
+			gt_stats_delta(&s, GPU_AES_STAT_RING_XTS_REQUESTS) +
+			gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS));
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_HELPER_ERRORS), 0);
@@ -79,8 +132,7 @@ static void gpu_aes_testmgr_through_ring(struct kunit *test)
 /* Boot-time testmgr ran on the fallback: the algorithms must be ours too. */
 static void gpu_aes_testmgr_boot(struct kunit *test)
 {
-	gt_expect_ours(test, "ecb(aes)", "ecb-aes-gpu");
-	gt_expect_ours(test, "ctr(aes)", "ctr-aes-gpu");
+	gt_expect_all_ours(test);
 }
 
 static struct kunit_case gpu_aes_testmgr_cases[] = {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aes_key.h"
 #include "harness.h"
 #include "region.h"
 #include "util.h"
@@ -185,6 +186,57 @@ TEST(producer_setkey_writes_and_clearkey_wipes)
 	CHECK_MEM(&reg.keys[3], zero, sizeof(zero));
 	gpu_aes_region_free(&reg);
 	CHECK(reg.base == NULL);
+}
+
+/*
+ * An XTS entry as the kernel writes it: data key then tweak key in key[],
+ * the data key's schedules, the tweak key's encryption schedule; a one-key
+ * setkey over it leaves no trace of the tweak key.
+ */
+TEST(producer_setkey_xts_writes_both_keys)
+{
+	struct gpu_aes_producer *p = mk_producer(16, 1 << 20, 1, 50);
+	static const uint8_t zero[256];
+	const struct gpu_aes_region *r;
+	struct gpu_aes_key data, tweak;
+	const struct gpu_aes_key *e;
+	uint8_t key[64];
+	size_t len;
+
+	CHECK(p);
+	r = gpu_aes_producer_region(p);
+	e = &r->keys[5];
+	t_rand_bytes(key, sizeof(key));
+	for (len = 32; len <= 64; len += 16) {
+		size_t half = len / 2;
+
+		CHECK_EQ(gpu_aes_producer_setkey_xts(p, 5, key, len), 0);
+		memset(&data, 0, sizeof(data));
+		memset(&tweak, 0, sizeof(tweak));
+		CHECK_EQ(gpu_aes_expand_key(key, half, &data), 0);
+		CHECK_EQ(gpu_aes_expand_key(key + half, half, &tweak), 0);
+		CHECK_EQ(e->key_len, half);
+		CHECK_EQ(e->tweak_len, half);
+		CHECK_EQ(e->rounds, half / 4 + 6);
+		CHECK_MEM(e->key, key, len);
+		CHECK_MEM(e->key + len, zero, sizeof(e->key) - len);
+		CHECK_MEM(e->enc_sched, data.enc_sched, sizeof(e->enc_sched));
+		CHECK_MEM(e->dec_sched, data.dec_sched, sizeof(e->dec_sched));
+		CHECK_MEM(e->tweak_sched, tweak.enc_sched,
+			  sizeof(e->tweak_sched));
+		CHECK_MEM(e->pad, zero, sizeof(e->pad));
+	}
+	CHECK_EQ(e->gen, 3);
+	CHECK_EQ(gpu_aes_producer_setkey(p, 5, key, 32), 0);
+	CHECK_EQ(e->tweak_len, 0);
+	CHECK_MEM(e->key + 32, zero, 32);
+	CHECK_MEM(e->tweak_sched, zero, sizeof(e->tweak_sched));
+	CHECK_EQ(gpu_aes_producer_setkey_xts(p, 5, key, 16), -EINVAL);
+	CHECK_EQ(gpu_aes_producer_setkey_xts(p, 5, key, 40), -EINVAL);
+	CHECK_EQ(gpu_aes_producer_setkey_xts(p, 5, key, 33), -EINVAL);
+	CHECK_EQ(gpu_aes_producer_setkey_xts(p, 8, key, 32), -EINVAL);
+	CHECK_EQ(e->gen, 4);
+	gpu_aes_producer_destroy(p);
 }
 
 struct zc_ctx {

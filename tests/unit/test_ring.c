@@ -92,23 +92,18 @@ static void m_teardown(struct manual *m)
 	gpu_aes_region_free(&m->r);
 }
 
-/* Posts a CTR request over data [off, off+len) as the kernel would. */
-static void m_post(struct manual *m, uint32_t tag, uint64_t off, uint32_t len)
+/*
+ * Publishes nr entries with one tail update as the kernel would (so the
+ * core sees them in one wake-up), ringing only a sleeping core.
+ */
+static void m_post_sqes(struct manual *m, const struct gpu_aes_sqe *sqe,
+			uint32_t nr)
 {
-	struct gpu_aes_sqe *e = &m->r.sq[m->sq_tail & (m->r.nr_entries - 1)];
 	uint64_t one = 1;
+	uint32_t i;
 
-	memset(e, 0, sizeof(*e));
-	e->tag = tag;
-	e->seq = tag * 3 + 1;
-	e->alg = GPU_AES_ALG_CTR;
-	e->dir = GPU_AES_DIR_ENCRYPT;
-	e->key_slot = 0;
-	e->key_gen = 1;
-	e->data_off = off;
-	e->len = len;
-	memset(e->iv, (int)tag, sizeof(e->iv));
-	m->sq_tail++;
+	for (i = 0; i < nr; i++)
+		m->r.sq[m->sq_tail++ & (m->r.nr_entries - 1)] = sqe[i];
 	__atomic_store_n(&m->r.hdr->sq_tail, m->sq_tail, __ATOMIC_RELEASE);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&m->r.hdr->helper_flags, __ATOMIC_RELAXED) &
@@ -117,6 +112,24 @@ static void m_post(struct manual *m, uint32_t tag, uint64_t off, uint32_t len)
 				  &one, sizeof(one));
 		(void)n;
 	}
+}
+
+/* Posts a CTR request over data [off, off+len) with the slot 0 key. */
+static void m_post(struct manual *m, uint32_t tag, uint64_t off, uint32_t len)
+{
+	struct gpu_aes_sqe e;
+
+	memset(&e, 0, sizeof(e));
+	e.tag = tag;
+	e.seq = tag * 3 + 1;
+	e.alg = GPU_AES_ALG_CTR;
+	e.dir = GPU_AES_DIR_ENCRYPT;
+	e.key_slot = 0;
+	e.key_gen = 1;
+	e.data_off = off;
+	e.len = len;
+	memset(e.iv, (int)tag, sizeof(e.iv));
+	m_post_sqes(m, &e, 1);
 }
 
 struct cq_wait {
@@ -353,5 +366,58 @@ TEST(ring_wiped_key_leaves_no_host_copy)
 	CHECK_EQ(m.r.cq[1].status, GPU_AES_STATUS_EINVAL);
 	CHECK_EQ(m_wait_asleep(&m, 3), 0);
 	CHECK_EQ(gpu_aes_backend_cpu_cached(m.be), 0);
+	m_teardown(&m);
+}
+
+/* The same for the two-key XTS entries and GCM's contexts. */
+TEST(ring_wiped_xts_gcm_keys_leave_no_host_copy)
+{
+	struct gpu_aes_sqe e[2];
+	struct manual m;
+	uint8_t key[64];
+	size_t i, left = 0;
+
+	CHECK_EQ(m_setup(&m, 16, 0), 0);
+	t_rand_bytes(key, sizeof(key));
+	CHECK_EQ(gpu_aes_expand_xts_key(key, 48, &m.r.keys[1]), 0);
+	m.r.keys[1].gen = 1;
+	CHECK_EQ(gpu_aes_expand_key(key, 32, &m.r.keys[2]), 0);
+	m.r.keys[2].gen = 1;
+	CHECK_EQ(m_start(&m), 0);
+	CHECK_EQ(m_wait_asleep(&m, 1), 0);
+
+	memset(e, 0, sizeof(e));
+	e[0].tag = 0;
+	e[0].alg = GPU_AES_ALG_XTS;
+	e[0].dir = GPU_AES_DIR_DECRYPT;
+	e[0].key_slot = 1;
+	e[0].key_gen = 1;
+	e[0].len = 4096 + 7;
+	e[1].tag = 1;
+	e[1].alg = GPU_AES_ALG_GCM;
+	e[1].dir = GPU_AES_DIR_ENCRYPT;
+	e[1].key_slot = 2;
+	e[1].key_gen = 1;
+	e[1].data_off = 8192;
+	e[1].len = 100;
+	e[1].aad_len = 20;
+	e[1].auth_len = 16;
+	m_post_sqes(&m, e, 2);
+	CHECK_EQ(m_wait_cq(&m, 2), 0);
+	CHECK_EQ(m.r.cq[0].status, GPU_AES_STATUS_OK);
+	CHECK_EQ(m.r.cq[1].status, GPU_AES_STATUS_OK);
+	CHECK_EQ(m_wait_asleep(&m, 2), 0);
+	CHECK(gpu_aes_backend_cpu_cached(m.be) > 0);
+
+	explicit_bzero(&m.r.keys[1], sizeof(m.r.keys[1]));
+	explicit_bzero(&m.r.keys[2], sizeof(m.r.keys[2]));
+	m_post(&m, 2, 0, 16);
+	CHECK_EQ(m_wait_cq(&m, 3), 0);
+	CHECK_EQ(m.r.cq[2].status, GPU_AES_STATUS_OK);
+	CHECK_EQ(m_wait_asleep(&m, 3), 0);
+	/* Only slot 0's key (its non-zero bytes) and CTR context are left. */
+	for (i = 0; i < sizeof(m.key); i++)
+		left += m.key[i] != 0;
+	CHECK_EQ(gpu_aes_backend_cpu_cached(m.be), left + 1);
 	m_teardown(&m);
 }

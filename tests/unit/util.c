@@ -35,6 +35,60 @@ int ref_crypt(unsigned int alg, unsigned int dir, const uint8_t *key,
 	return ok && (size_t)outl == len ? 0 : -1;
 }
 
+int ref_xts(unsigned int dir, const uint8_t *key, size_t key_len,
+	    const uint8_t *iv, const uint8_t *in, uint8_t *out, size_t len)
+{
+	const EVP_CIPHER *c = key_len == 32 ? EVP_aes_128_xts() :
+			      key_len == 64 ? EVP_aes_256_xts() : NULL;
+	EVP_CIPHER_CTX *ctx;
+	int outl = 0, ok;
+
+	if (!c)
+		return -1;
+	ctx = EVP_CIPHER_CTX_new();
+	if (!ctx)
+		return -1;
+	ok = EVP_CipherInit_ex(ctx, c, NULL, key, iv,
+			       dir == GPU_AES_DIR_ENCRYPT) == 1 &&
+	     EVP_CipherUpdate(ctx, out, &outl, in, (int)len) == 1;
+	EVP_CIPHER_CTX_free(ctx);
+	return ok && (size_t)outl == len ? 0 : -1;
+}
+
+int ref_gcm(unsigned int dir, const uint8_t *key, size_t key_len,
+	    const uint8_t *iv, const uint8_t *aad, size_t aad_len,
+	    const uint8_t *in, uint8_t *out, size_t len, uint8_t *tag,
+	    size_t auth_len)
+{
+	const EVP_CIPHER *c = key_len == 16 ? EVP_aes_128_gcm() :
+			      key_len == 24 ? EVP_aes_192_gcm() :
+			      EVP_aes_256_gcm();
+	int enc = dir == GPU_AES_DIR_ENCRYPT, outl = 0, ok, ret = -1;
+	EVP_CIPHER_CTX *ctx;
+	uint8_t fin[16];
+
+	ctx = EVP_CIPHER_CTX_new();
+	if (!ctx)
+		return -1;
+	ok = EVP_CipherInit_ex(ctx, c, NULL, NULL, NULL, enc) == 1 &&
+	     EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, 12, NULL) == 1 &&
+	     EVP_CipherInit_ex(ctx, NULL, NULL, key, iv, enc) == 1 &&
+	     (!aad_len ||
+	      EVP_CipherUpdate(ctx, NULL, &outl, aad, (int)aad_len) == 1) &&
+	     (!len || (EVP_CipherUpdate(ctx, out, &outl, in, (int)len) == 1 &&
+		       (size_t)outl == len)) &&
+	     (enc || EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG,
+					 (int)auth_len, tag) == 1);
+	if (ok && enc)
+		ret = EVP_CipherFinal_ex(ctx, fin, &outl) == 1 &&
+		      EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG,
+					  (int)auth_len, tag) == 1 ? 0 : -1;
+	else if (ok)
+		ret = EVP_CipherFinal_ex(ctx, fin, &outl) == 1 ? 0 : 1;
+	EVP_CIPHER_CTX_free(ctx);
+	return ret;
+}
+
 struct gpu_aes_producer *mk_producer(uint32_t entries, uint64_t data_size,
 				     unsigned int threads,
 				     unsigned int spin_us)

@@ -6,11 +6,20 @@
 # byte may be wrong, no I/O may fail, no task may be left in D state, the
 # ring must carry requests again after every restart, and the counters
 # must add up.  Only with the helper.
+#
+# CRASH_VOLUME=luks runs the same on a LUKS2 volume with cryptsetup's
+# default aes-xts-plain64 (xts-aes-gpu) instead (crash-load-luks.sh).
 . "$(dirname "$0")/lib.sh"
 
 with_helper || { note "no helper: nothing to kill"; exit 0; }
 
 kills=${CRASH_KILLS:-50}
+volume=${CRASH_VOLUME:-ctr}
+case $volume in
+ctr) ring=ring_requests ;;
+luks) ring=ring_xts_requests ;;
+*) fail "CRASH_VOLUME=$volume: expected ctr or luks"; exit 1 ;;
+esac
 writers=4
 sectors=4096			# per writer: 2 MiB
 d=$TMP/crash
@@ -23,7 +32,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ctr_volume "$name" $((writers * sectors / 2)) "$d" || { finish; exit; }
+${volume}_volume "$name" $((writers * sectors / 2)) "$d" || { finish; exit; }
 dev=/dev/mapper/$name
 
 pid=$(pidof gpu-aes-helper)
@@ -54,13 +63,13 @@ while [ $n -lt $kills ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
-	r0=$(counter ring_requests)
+	r0=$(counter $ring)
 	i=0
-	while [ "$(counter ring_requests)" -le "$r0" ] && [ $i -lt 300 ]; do
+	while [ "$(counter $ring)" -le "$r0" ] && [ $i -lt 300 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
-	[ "$(counter ring_requests)" -gt "$r0" ] && reused=$((reused + 1)) ||
+	[ "$(counter $ring)" -gt "$r0" ] && reused=$((reused + 1)) ||
 		note "restart $n: the ring carried nothing within 15 s"
 done
 touch "$d/stop"
@@ -76,11 +85,11 @@ verr=$(cat "$d"/w*.out | sed -n 's/.*verify_errors=\([0-9]*\).*/\1/p' | awk '{s 
 ioerr=$(cat "$d"/w*.out | sed -n 's/.*io_errors=\([0-9]*\).*/\1/p' | awk '{s += $1} END {print s + 0}')
 nout=$(cat "$d"/w*.out | grep -c '^blkverify id=')
 [ $ok = 1 ] && [ "$nout" = $writers ] && [ "$verr" = 0 ] && [ "$ioerr" = 0 ] && [ "$tot" -gt 0 ] &&
-	pass "$kills helper kills under load: $tot bytes verified, 0 verify errors, 0 I/O errors" ||
-	fail "$kills kills: $nout of $writers writers reported, verify errors $verr, I/O errors $ioerr, $tot bytes verified"
-[ $reused = $kills ] && pass "the ring carried requests again after each of the $kills restarts" ||
-	fail "the ring was used again after only $reused of $kills restarts"
-no_d_state && pass "no task in D state" || fail "tasks in D state (above)"
+	pass "$volume: $kills helper kills under load: $tot bytes verified, 0 verify errors, 0 I/O errors" ||
+	fail "$volume: $kills kills: $nout of $writers writers reported, verify errors $verr, I/O errors $ioerr, $tot bytes verified"
+[ $reused = $kills ] && pass "$volume: the ring carried requests again after each of the $kills restarts" ||
+	fail "$volume: the ring was used again after only $reused of $kills restarts"
+no_d_state && pass "$volume: no task in D state" || fail "$volume: tasks in D state (above)"
 
 delta k helper_attaches; att=$D
 delta k recomputed; rec=$D
@@ -91,14 +100,14 @@ delta k helper_errors; herr=$D
 delta k ring_requests; rr=$D
 delta k fallback_requests; fr=$D
 note "ring_requests $rr fallback_requests $fr recomputed $rec timeouts $to late $late attaches $att"
-[ "$att" = "$kills" ] && pass "helper_attaches moved by exactly $kills" ||
-	fail "helper_attaches moved by $att, want $kills"
+[ "$att" = "$kills" ] && pass "$volume: helper_attaches moved by exactly $kills" ||
+	fail "$volume: helper_attaches moved by $att, want $kills"
 [ "$rec" -gt 0 ] && [ "$rec" -le "$rr" ] &&
-	pass "recomputed $rec (requests in flight at the kills), within ring_requests $rr" ||
-	fail "recomputed $rec, ring_requests $rr"
-[ "$late" -le "$to" ] && pass "late_completions $late <= timeouts $to" ||
-	fail "late_completions $late > timeouts $to"
+	pass "$volume: recomputed $rec (requests in flight at the kills), within ring_requests $rr" ||
+	fail "$volume: recomputed $rec, ring_requests $rr"
+[ "$late" -le "$to" ] && pass "$volume: late_completions $late <= timeouts $to" ||
+	fail "$volume: late_completions $late > timeouts $to"
 [ "$rej" = 0 ] && [ "$herr" = 0 ] &&
-	pass "the real helper sent no rejected completion and no error" ||
-	fail "rejected_completions $rej helper_errors $herr"
+	pass "$volume: the real helper sent no rejected completion and no error" ||
+	fail "$volume: rejected_completions $rej helper_errors $herr"
 finish

@@ -9,13 +9,16 @@
  *	SETUPs, no mmap, and the region after attach holds exactly what the
  *	ABI says (header, zeroed queues and key table, data area untouched).
  *   fake_helper keys
- *	a consumer's key sits in its slot while its tfm lives; once the tfm
- *	is freed the whole 640-byte slot reads zero through this mapping.
+ *	a consumer's key sits in its slot while its tfm lives (for
+ *	xts-aes-gpu both halves, the tweak key's schedule too); once the tfm
+ *	is freed the whole 1024-byte slot reads zero through this mapping.
  *   fake_helper hostile SECONDS MIN_GARBAGE CONSUMERS
  *	serves real completions to CONSUMERS processes that byte-check
  *	ctr-aes-gpu/ecb-aes-gpu against aes-generic, and between them posts
- *	at least MIN_GARBAGE completion entries that must all be rejected,
- *	overruns of cq_tail, and scribbles over the kernel's header fields.
+ *	at least MIN_GARBAGE completion entries that must all be rejected
+ *	(among them GPU_AES_STATUS_EBADMSG for live ECB/CTR requests: a
+ *	verdict only a GCM decryption can have), overruns of cq_tail, and
+ *	scribbles over the kernel's header fields.
  *
  * Each check prints "ok ..." or "not ok ..."; numbers go on "stat" lines.
  * Exit status 1 if any check failed.
@@ -307,33 +310,48 @@ static void do_access(void)
 /* ---- a minimal real helper ------------------------------------------- */
 
 /*
- * Runs @s on the CPU through aes-generic with the key the kernel put in the
- * key table: GPU_AES_STATUS_OK, or a status saying why not.
+ * Runs @s (ECB, CTR or XTS) on the CPU through aes-generic with the key the
+ * kernel put in the key table: GPU_AES_STATUS_OK, or a status saying why
+ * not.
  */
 static int32_t serve_one(struct region *r, const struct gpu_aes_sqe *s)
 {
 	static uint8_t tmp[1 << 20];
 	const struct gpu_aes_key *k;
-	uint8_t key[32];
-	uint32_t klen, gen;
+	const char *name;
+	uint8_t key[64];
+	uint32_t klen, tlen, gen;
 	int rc;
 
+	switch (s->alg) {
+	case GPU_AES_ALG_ECB:
+		name = "ecb(aes-generic)";
+		break;
+	case GPU_AES_ALG_CTR:
+		name = "ctr(aes-generic)";
+		break;
+	case GPU_AES_ALG_XTS:
+		name = "xts(ecb(aes-generic))";
+		break;
+	default:
+		return GPU_AES_STATUS_EINVAL;
+	}
 	if (s->key_slot >= r->s.nr_keys || s->len > sizeof(tmp) ||
-	    s->data_off > r->s.data_size - s->len ||
-	    (s->alg != GPU_AES_ALG_CTR && s->alg != GPU_AES_ALG_ECB))
+	    s->data_off > r->s.data_size - s->len)
 		return GPU_AES_STATUS_EINVAL;
 	k = &r->keys[s->key_slot];
 	gen = __atomic_load_n(&k->gen, __ATOMIC_ACQUIRE);
 	klen = k->key_len;
-	if (klen > 32)
+	tlen = s->alg == GPU_AES_ALG_XTS ? k->tweak_len : 0;
+	if (klen > 32 || tlen != (s->alg == GPU_AES_ALG_XTS ? klen : 0))
 		return GPU_AES_STATUS_EINVAL;
-	memcpy(key, k->key, klen);
+	/* XTS: key[] holds the data key, then the tweak key. */
+	memcpy(key, k->key, klen + tlen);
 	if (gen != s->key_gen || __atomic_load_n(&k->gen, __ATOMIC_ACQUIRE) != gen)
 		return GPU_AES_STATUS_EINVAL;
-	rc = alg_once(s->alg == GPU_AES_ALG_CTR ? "ctr(aes-generic)" :
-		      "ecb(aes-generic)", key, klen,
-		      s->dir == GPU_AES_DIR_ENCRYPT, s->alg == GPU_AES_ALG_CTR ?
-		      s->iv : NULL, r->data + s->data_off, tmp, s->len);
+	rc = alg_once(name, key, klen + tlen, s->dir == GPU_AES_DIR_ENCRYPT,
+		      s->alg == GPU_AES_ALG_ECB ? NULL : s->iv,
+		      r->data + s->data_off, tmp, s->len);
 	memset(key, 0, sizeof(key));
 	if (rc)
 		return GPU_AES_STATUS_EIO;
@@ -343,21 +361,28 @@ static int32_t serve_one(struct region *r, const struct gpu_aes_sqe *s)
 
 /* ---- keys ------------------------------------------------------------ */
 
-static void do_keys(void)
+/*
+ * One consumer of @drv (ctr-aes-gpu or xts-aes-gpu) with a @klen-byte key
+ * and one ring request: its key table entry while the tfm lives, and after.
+ */
+static void keys_one(const char *drv, const char *refname, size_t klen)
 {
 	static uint8_t pt[4096], out[4096], ref[4096];
-	uint8_t key[32], iv[16];
+	/* XTS: two AES-256 keys, the tweak key second. */
+	const size_t half = klen > 32 ? klen / 2 : klen;
+	const bool xts = klen > 32;
+	uint8_t key[64], iv[16];
 	struct region r;
 	struct pollfd pfd;
 	int fd, st, i, nslot = 0;
 	pid_t p;
 
-	for (i = 0; i < 32; i++)
+	for (i = 0; i < (int)klen; i++)
 		key[i] = (uint8_t)(0x11 * i + 3);
 	memset(iv, 0x42, sizeof(iv));
 	memset(pt, 0x5c, sizeof(pt));
-	check(alg_once("ctr(aes-generic)", key, 32, 1, iv, pt, ref, sizeof(pt)) == 0,
-	      "reference from aes-generic");
+	check(alg_once(refname, key, klen, 1, iv, pt, ref, sizeof(pt)) == 0,
+	      "%s: reference from %s", drv, refname);
 	fd = open(DEV, O_RDWR);
 	if (fd < 0 || region_map(&r, 16, 8, GPU_AES_MIN_DATA, PROT_READ | PROT_WRITE) ||
 	    ioctl(fd, GPU_AES_IOC_SETUP, &r.s))
@@ -371,7 +396,7 @@ static void do_keys(void)
 		return check(false, "pipe");
 	p = fork();
 	if (p == 0) {
-		int tfm = alg_tfm("ctr-aes-gpu", key, 32);
+		int tfm = alg_tfm(drv, key, klen);
 		char c;
 
 		if (tfm < 0 || alg_op(tfm, 1, iv, pt, out, sizeof(out)) ||
@@ -386,40 +411,59 @@ static void do_keys(void)
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	check(poll(&pfd, 1, 10000) == 1 && r.h->sq_tail == 1,
-	      "the consumer's request reaches the ring");
+	      "%s: the consumer's request reaches the ring", drv);
 	struct gpu_aes_sqe s = r.sq[0];
 	const struct gpu_aes_key *k = &r.keys[s.key_slot % 8];
 
-	check(s.key_slot < 8 && k->key_len == 32 && k->rounds == 14 &&
-	      !memcmp(k->key, key, 32) && !memcmp(k->enc_sched, key, 32) &&
+	check(s.key_slot < 8 && k->key_len == half && k->rounds == 14 &&
+	      !memcmp(k->key, key, klen) && !memcmp(k->enc_sched, key, half) &&
 	      k->gen == s.key_gen,
-	      "while the tfm lives its key is in slot %u (gen %u)", s.key_slot,
-	      k->gen);
+	      "%s: while the tfm lives its key is in slot %u (gen %u)", drv,
+	      s.key_slot, k->gen);
+	/* The first round key of a schedule is the key itself. */
+	if (xts)
+		check(k->tweak_len == half &&
+		      !memcmp(k->tweak_sched, key + half, half) &&
+		      s.alg == GPU_AES_ALG_XTS && !memcmp(s.iv, iv, 16),
+		      "%s: tweak key and its schedule follow the key, the sqe carries the tweak",
+		      drv);
+	else
+		check(k->tweak_len == 0 &&
+		      all_bytes(k->tweak_sched, sizeof(k->tweak_sched), 0) &&
+		      all_bytes(k->key + klen, sizeof(k->key) - klen, 0),
+		      "%s: no tweak key, the unused key bytes are zero", drv);
 	r.cq[0] = (struct gpu_aes_cqe){ .tag = s.tag, .seq = s.seq,
 					.status = serve_one(&r, &s) };
 	r.h->sq_head = 1;
 	__atomic_store_n(&r.h->cq_tail, 1, __ATOMIC_RELEASE);
-	check(ioctl(fd, GPU_AES_IOC_COMPLETE) == 1, "its completion is accepted");
+	check(ioctl(fd, GPU_AES_IOC_COMPLETE) == 1, "%s: its completion is accepted", drv);
 	char c;
 
-	check(read(done[0], &c, 1) == 1, "the consumer got the right bytes");
+	check(read(done[0], &c, 1) == 1, "%s: the consumer got the right bytes", drv);
 	for (i = 0; i < 8; i++)
 		nslot += !all_bytes(&r.keys[i], sizeof(r.keys[i]), 0);
-	check(nslot == 1, "exactly one key slot is in use (%d)", nslot);
+	check(nslot == 1, "%s: exactly one key slot is in use (%d)", drv, nslot);
 	if (write(go[1], "x", 1) != 1)
 		check(false, "write");
 	waitpid(p, &st, 0);
-	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "consumer exit status %d",
-	      WEXITSTATUS(st));
+	check(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: consumer exit status %d",
+	      drv, WEXITSTATUS(st));
 	/* The tfm is freed by the time its last socket is closed. */
 	check(all_bytes(k, sizeof(*k), 0),
-	      "after the tfm is freed slot %u reads all zero (640 bytes)",
-	      s.key_slot);
+	      "%s: after the tfm is freed slot %u reads all zero (%zu bytes)",
+	      drv, s.key_slot, sizeof(*k));
 	nslot = 0;
 	for (i = 0; i < 8; i++)
 		nslot += !all_bytes(&r.keys[i], sizeof(r.keys[i]), 0);
-	check(nslot == 0, "the whole key table is zero (%d slots not)", nslot);
+	check(nslot == 0, "%s: the whole key table is zero (%d slots not)", drv,
+	      nslot);
 	close(fd);
+}
+
+static void do_keys(void)
+{
+	keys_one("ctr-aes-gpu", "ctr(aes-generic)", 32);
+	keys_one("xts-aes-gpu", "xts(ecb(aes-generic))", 64);
 }
 
 /* ---- hostile --------------------------------------------------------- */
@@ -483,6 +527,7 @@ struct hostile {
 	uint32_t *seq;			/* last seq seen per tag, 0 = never */
 	bool *mine;			/* seen, not yet completed */
 	long garbage, overruns, real, accepted, scribbles, bad_reaps;
+	long ebadmsg;			/* EBADMSG sent for live ECB/CTR requests */
 };
 
 static const int32_t bad_status[] = {
@@ -492,7 +537,7 @@ static const int32_t bad_status[] = {
 static bool status_valid(int32_t v)
 {
 	return v == GPU_AES_STATUS_OK || v == GPU_AES_STATUS_EIO ||
-	       v == GPU_AES_STATUS_EINVAL;
+	       v == GPU_AES_STATUS_EINVAL || v == GPU_AES_STATUS_EBADMSG;
 }
 
 /*
@@ -516,7 +561,7 @@ static struct gpu_aes_cqe garbage_entry(struct hostile *x)
 	struct gpu_aes_cqe c;
 
 	c.reserved = (uint32_t)rnd(&x->rs);
-	switch (rnd(&x->rs) % 5) {
+	switch (rnd(&x->rs) % 6) {
 	case 0:		/* random, with a status no kernel accepts */
 		c.tag = (uint32_t)rnd(&x->rs);
 		c.seq = (uint32_t)rnd(&x->rs);
@@ -541,12 +586,19 @@ static struct gpu_aes_cqe garbage_entry(struct hostile *x)
 		c.seq = x->seq[tag] + 0x40000000u + (uint32_t)(rnd(&x->rs) % 1000);
 		c.status = 0;
 		break;
-	default:	/* the right tag and seq of a live request, bad status */
+	case 4:		/* the right tag and seq of a live request, bad status */
 		tag = (uint32_t)(rnd(&x->rs) % n);
 		c.tag = tag;
 		c.seq = x->mine[tag] ? x->seq[tag] : stale_seq(x, tag);
 		c.status = bad_status[rnd(&x->rs) % (sizeof(bad_status) /
 						    sizeof(bad_status[0]))];
+		break;
+	default:	/* a live request, EBADMSG: the consumers run no GCM */
+		tag = (uint32_t)(rnd(&x->rs) % n);
+		c.tag = tag;
+		c.seq = x->mine[tag] ? x->seq[tag] : stale_seq(x, tag);
+		c.status = GPU_AES_STATUS_EBADMSG;
+		x->ebadmsg += x->mine[tag];
 		break;
 	}
 	return c;
@@ -647,7 +699,7 @@ static void do_hostile(int secs, long min_garbage, int nconsumers)
 	struct hostile x = { .rs = 0x9e3779b97f4a7c15ull };
 	struct shared *sh;
 	struct timespec t0, now;
-	long rej0, late0, to0, rr0, rr, late, to;
+	long rej0, late0, to0, rr0, rr, late, to, af0;
 	pid_t pids[16];
 	int i, st, live;
 
@@ -666,6 +718,7 @@ static void do_hostile(int secs, long min_garbage, int nconsumers)
 	late0 = stat_read("late_completions");
 	to0 = stat_read("timeouts");
 	rr0 = stat_read("ring_requests");
+	af0 = stat_read("auth_failures");
 	for (i = 0; i < nconsumers; i++) {
 		pids[i] = fork();
 		if (pids[i] == 0)
@@ -709,6 +762,9 @@ static void do_hostile(int secs, long min_garbage, int nconsumers)
 	check(stat_read("rejected_completions") - rej0 == x.garbage + x.overruns,
 	      "rejected_completions moved by exactly %ld entries + %ld whole batches",
 	      x.garbage, x.overruns);
+	check(x.ebadmsg > 0 && stat_read("auth_failures") == af0,
+	      "%ld EBADMSG completions of live ECB/CTR requests rejected, auth_failures unmoved",
+	      x.ebadmsg);
 	check(x.accepted + late == x.real,
 	      "each real completion accepted once: %ld on time + %ld late = %ld",
 	      x.accepted, late, x.real);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # lifecycle.sh - the module cannot be unloaded while a dm-crypt volume or
 # /dev/gpu_aes holds it, unloads once they are closed, and survives
-# CYCLES (100) rounds of load -> use (an attached helper serving a ring
-# request: tests/vm/fake_helper.c keys; a fallback request) -> unload
+# CYCLES (100) rounds of load -> use (tests/vm/fake_helper.c keys: twice
+# an attached helper serving a ring request, ctr then xts; a fallback
+# request) -> unload
 # without leaking: unreclaimable slab and vmalloc within a stated
 # tolerance, outstanding page pins back within a few (one attach pins
 # 261).  Runs without the helper (the helper would hold the module).
@@ -61,9 +62,12 @@ meminfo() { awk -v k="$1:" '$1 == k {print $2}' /proc/meminfo; }
 pins() { awk '$1 == "nr_foll_pin_acquired" {a = $2} $1 == "nr_foll_pin_released" {r = $2} END {print a - r}' /proc/vmstat; }
 cycle() {
 	/sbin/modprobe gpu_aes || return 1
+	selftests_settled || return 1
+	# Two ring requests (a ctr-aes-gpu and an xts-aes-gpu consumer), then
+	# one on the fallback once the fake helper is gone.
 	fake_helper keys >"$d/keys.out" 2>&1 || { cat "$d/keys.out"; return 1; }
 	af_alg_ecb ecb-aes-gpu 4096 >/dev/null || return 1
-	[ "$(counter ring_requests)" = 1 ] && [ "$(counter fallback_requests)" -ge 1 ] ||
+	[ "$(counter ring_requests)" = 2 ] && [ "$(counter fallback_requests)" -ge 1 ] ||
 		{ note "ring_requests $(counter ring_requests) fallback $(counter fallback_requests)"; return 1; }
 	/sbin/modprobe -r gpu_aes
 }
@@ -79,7 +83,7 @@ while [ $n -lt "$cycles" ]; do
 done
 echo 3 >/proc/sys/vm/drop_caches
 slab1=$(meminfo SUnreclaim); vm1=$(meminfo VmallocUsed); pin1=$(pins); pcpu1=$(meminfo Percpu)
-[ $n = "$cycles" ] && pass "$cycles x (modprobe, attach + ring request + detach, fallback request, modprobe -r)" ||
+[ $n = "$cycles" ] && pass "$cycles x (modprobe, 2 x (attach + ring request + detach), fallback request, modprobe -r)" ||
 	fail "load/use/unload failed in cycle $((n + 1)) of $cycles"
 note "SUnreclaim ${slab0} -> ${slab1} kB, VmallocUsed ${vm0} -> ${vm1} kB, Percpu ${pcpu0} -> ${pcpu1} kB, pinned pages ${pin0} -> ${pin1}"
 # One attach pins 259 pages and vmaps 1 MiB, and a load allocates the

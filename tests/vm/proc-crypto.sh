@@ -1,19 +1,34 @@
 #!/bin/sh
-# proc-crypto.sh - both drivers are registered, passed testmgr and win the
-# lookup by name at the priority the module parameter says.  A driver that
-# fails its self-test is silently replaced by aesni, so this is checked before
-# anything else trusts a lookup by name.
+# proc-crypto.sh - the four drivers are registered, passed testmgr and win
+# the lookup by name at the priority the module parameter says; xts-aes-gpu
+# and gcm-aes-gpu must outrank every other xts(aes)/gcm(aes) driver (the
+# guest's aesni ones included), since LUKS2 and kTLS look up by name.  A
+# driver that fails its self-test is silently replaced by aesni, so this is
+# checked before anything else trusts a lookup by name.
 . "$(dirname "$0")/lib.sh"
 
 prio=$(param priority)
 
-# check_driver DRIVER NAME BLOCKSIZE IVSIZE
+want() {
+	got=$(crypto_field "$1" "$2")
+	[ "$got" = "$3" ] || { note "$1: $2 is '$got', expected '$3'"; ok=0; }
+}
+
+# other_prio DRIVER NAME: the highest priority among the other drivers of
+# NAME (any self-test state, so a competitor that failed it still counts).
+other_prio() {
+	awk -v name="$2" -v drv="$1" '
+		function flush() { if (n == name && d != drv && pr > m) { m = pr; md = d }
+			n = d = ""; pr = -1 }
+		/^$/ { flush() }
+		$1 == "name" { n = $3 } $1 == "driver" { d = $3 }
+		$1 == "priority" { pr = $3 + 0 }
+		END { flush(); print m + 0, (md == "" ? "none" : md) }' /proc/crypto
+}
+
+# check_driver DRIVER NAME BLOCKSIZE IVSIZE [MINKEY MAXKEY]
 check_driver() {
 	ok=1
-	want() {
-		got=$(crypto_field "$1" "$2")
-		[ "$got" = "$3" ] || { note "$1: $2 is '$got', expected '$3'"; ok=0; }
-	}
 	want "$1" name "$2"
 	want "$1" module gpu_aes
 	want "$1" selftest passed
@@ -23,11 +38,14 @@ check_driver() {
 	want "$1" internal no
 	want "$1" blocksize "$3"
 	want "$1" ivsize "$4"
-	want "$1" "min keysize" 16
-	want "$1" "max keysize" 32
+	want "$1" "min keysize" "${5:-16}"
+	want "$1" "max keysize" "${6:-32}"
 	if [ $ok = 1 ]; then pass "$1 registered, selftest passed, priority $prio"
 	else fail "$1 registration"; fi
+}
 
+# resolves DRIVER NAME: the lookup of NAME goes where the priorities say.
+resolves() {
 	# Highest priority among other tested drivers for the same name.
 	other=$(awk -v name="$2" -v drv="$1" '
 		/^$/ { if (n == name && d != drv && st == "passed" && pr > m) m = pr
@@ -45,8 +63,46 @@ check_driver() {
 	fi
 }
 
+# strictly_first DRIVER NAME: DRIVER outranks every other driver of NAME,
+# whatever the priority parameter: LUKS2 (xts) and kTLS (gcm) only reach
+# us if the lookup does.
+strictly_first() {
+	# other_prio prints two words, meant to become $3 and $4.
+	# shellcheck disable=SC2046
+	set -- "$1" "$2" $(other_prio "$1" "$2")
+	best=$(best_driver "$2")
+	[ "$prio" -gt "$3" ] && [ "$best" = "$1" ] &&
+		pass "$2 resolves to $1: priority $prio > $3 ($4, the best other driver)" ||
+		fail "$2 resolves to '$best'; $1 priority $prio, best other $3 ($4)"
+}
+
 check_driver ecb-aes-gpu 'ecb(aes)' 16 0
+resolves ecb-aes-gpu 'ecb(aes)'
 check_driver ctr-aes-gpu 'ctr(aes)' 1 16
+resolves ctr-aes-gpu 'ctr(aes)'
+check_driver xts-aes-gpu 'xts(aes)' 16 16 32 64
+strictly_first xts-aes-gpu 'xts(aes)'
+
+# gcm-aes-gpu is an AEAD: /proc/crypto shows no key sizes for it.
+ok=1
+for f in "name gcm(aes)" "module gpu_aes" "selftest passed" "priority $prio" \
+	"type aead" "async yes" "internal no" "blocksize 1" "ivsize 12" \
+	"maxauthsize 16"; do
+	want gcm-aes-gpu "${f% *}" "${f##* }"
+done
+[ $ok = 1 ] && pass "gcm-aes-gpu registered (aead), selftest passed, priority $prio" ||
+	fail "gcm-aes-gpu registration"
+strictly_first gcm-aes-gpu 'gcm(aes)'
+
+# The guest has AES-NI (-cpu max), so the wins above were against aesni.
+for c in 'xts(aes)' 'gcm(aes)'; do
+	# shellcheck disable=SC2046 # two words: priority, driver
+	set -- $(other_prio "${c%%(*}-aes-gpu" "$c")
+	case $2 in
+	*aesni*) pass "$c: the competitor outranked is $2 (priority $1)" ;;
+	*) fail "$c: no aesni driver registered (best other: $2)" ;;
+	esac
+done
 
 attaches=$(counter helper_attaches)
 if with_helper; then want_attaches=1; else want_attaches=0; fi

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * aead.c - gcm-aes-gpu: gcm(aes) through the ring, with the same routing
+ * and fallback rules as the skciphers (skcipher.c), weighed on text plus
+ * associated data.
+ *
+ * The request's scatterlists hold the associated data, then the text, then
+ * (decryption) the received tag; cryptlen counts the tag when decrypting.
+ * The ring gets text, tag and associated data in the ABI's order (struct
+ * gpu_aes_sqe) so the text starts on GPU_AES_DATA_ALIGN.  Only the text
+ * (and, encrypting, the tag) is copied back: like the aesni and generic
+ * drivers, the associated data in dst is left as the caller put it.  A
+ * decryption whose tag does not match completes with -EBADMSG and copies
+ * nothing, so no unauthenticated plaintext reaches the caller.
+ */
+#include <crypto/aes.h>
+#include <crypto/gcm.h>
+#include <crypto/internal/aead.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/scatterlist.h>
+
+#include "aead.h"
+#include "params.h"
+#include "ring.h"
+#include "skcipher.h"
+#include "stats.h"
+
+static struct gpu_aes_aead_req_ctx *gpu_aes_aead_job_rctx(struct gpu_aes_job *job)
+{
+	return container_of(job, struct gpu_aes_aead_req_ctx, job);
+}
+
+static int gpu_aes_aead_cpu_crypt(struct aead_request *req, u32 flags)
+{
+	struct gpu_aes_aead_ctx *ctx = crypto_aead_ctx(crypto_aead_reqtfm(req));
+	struct gpu_aes_aead_req_ctx *rctx = aead_request_ctx(req);
+	struct aead_request *sub = &rctx->fallback_req;
+
+	aead_request_set_tfm(sub, ctx->fallback);
+	aead_request_set_callback(sub, flags, NULL, NULL);
+	aead_request_set_crypt(sub, req->src, req->dst, req->cryptlen, req->iv);
+	aead_request_set_ad(sub, req->assoclen);
+	if (rctx->job.dir == GPU_AES_DIR_DECRYPT)
+		return crypto_aead_decrypt(sub);
+	return crypto_aead_encrypt(sub);
+}
+
+static void gpu_aes_aead_copy_in(struct gpu_aes_job *job, u8 *slot)
+{
+	unsigned int nents = sg_nents(job->src);
+
+	sg_pcopy_to_buffer(job->src, nents, slot, job->len, job->aad_len);
+	if (job->dir == GPU_AES_DIR_DECRYPT)
+		sg_pcopy_to_buffer(job->src, nents,
+				   slot + gpu_aes_gcm_tag_off(0, job->len),
+				   job->auth_len, job->aad_len + job->len);
+	sg_pcopy_to_buffer(job->src, nents,
+			   slot + gpu_aes_gcm_aad_off(0, job->len),
+			   job->aad_len, 0);
+}
+
+static void gpu_aes_aead_copy_out(struct gpu_aes_job *job, const u8 *slot)
+{
+	unsigned int nents = sg_nents(job->dst);
+
+	sg_pcopy_from_buffer(job->dst, nents, slot, job->len, job->aad_len);
+	if (job->dir == GPU_AES_DIR_ENCRYPT)
+		sg_pcopy_from_buffer(job->dst, nents,
+				     slot + gpu_aes_gcm_tag_off(0, job->len),
+				     job->auth_len, job->aad_len + job->len);
+}
+
+static int gpu_aes_aead_job_cpu_crypt(struct gpu_aes_job *job)
+{
+	return gpu_aes_aead_cpu_crypt(gpu_aes_aead_job_rctx(job)->req, 0);
+}
+
+static void gpu_aes_aead_complete(struct gpu_aes_job *job, int err)
+{
+	aead_request_complete(gpu_aes_aead_job_rctx(job)->req, err);
+}
+
+static const struct gpu_aes_job_ops gpu_aes_aead_job_ops = {
+	.copy_in = gpu_aes_aead_copy_in,
+	.copy_out = gpu_aes_aead_copy_out,
+	.cpu_crypt = gpu_aes_aead_job_cpu_crypt,
+	.complete = gpu_aes_aead_complete,
+};
+
+static int gpu_aes_aead_crypt(struct aead_request *req, u8 dir)
+{
+	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
+	struct gpu_aes_aead_ctx *ctx = crypto_aead_ctx(tfm);
+	struct gpu_aes_aead_req_ctx *rctx = aead_request_ctx(req);
+	unsigned int authsize = crypto_aead_authsize(tfm);
+	struct gpu_aes_job *job = &rctx->job;
+	unsigned int len = req->cryptlen;
+	int ret;
+
+	if (dir == GPU_AES_DIR_DECRYPT) {
+		/* crypto_aead_decrypt() checks this too; a direct caller may not. */
+		if (len < authsize)
+			return -EINVAL;
+		len -= authsize;
+	}
+	rctx->req = req;
+	job->ops = &gpu_aes_aead_job_ops;
+	job->key = &ctx->key;
+	job->src = req->src;
+	job->dst = req->dst;
+	job->iv = req->iv;
+	job->len = len;
+	job->aad_len = req->assoclen;
+	job->alg = GPU_AES_ALG_GCM;
+	job->dir = dir;
+	job->auth_len = authsize;
+	job->may_backlog = req->base.flags & CRYPTO_TFM_REQ_MAY_BACKLOG;
+	job->backlogged = false;
+	ret = gpu_aes_route(&gpu_aes_ring, job, (u64)len + req->assoclen);
+	if (ret != GPU_AES_RING_FALLBACK)
+		return ret;
+	return gpu_aes_aead_cpu_crypt(req,
+				      req->base.flags & CRYPTO_TFM_REQ_MAY_SLEEP);
+}
+
+static int gpu_aes_aead_encrypt(struct aead_request *req)
+{
+	return gpu_aes_aead_crypt(req, GPU_AES_DIR_ENCRYPT);
+}
+
+static int gpu_aes_aead_decrypt(struct aead_request *req)
+{
+	return gpu_aes_aead_crypt(req, GPU_AES_DIR_DECRYPT);
+}
+
+static int gpu_aes_aead_setkey(struct crypto_aead *tfm, const u8 *key,
+			       unsigned int len)
+{
+	struct gpu_aes_aead_ctx *ctx = crypto_aead_ctx(tfm);
+	int ret;
+
+	crypto_aead_clear_flags(ctx->fallback, CRYPTO_TFM_REQ_MASK);
+	crypto_aead_set_flags(ctx->fallback, crypto_aead_get_flags(tfm) &
+			      CRYPTO_TFM_REQ_MASK);
+	ret = crypto_aead_setkey(ctx->fallback, key, len);
+	if (ret)
+		return ret;
+	return gpu_aes_key_set(&gpu_aes_ring, &ctx->key, key, len);
+}
+
+static int gpu_aes_aead_setauthsize(struct crypto_aead *tfm,
+				    unsigned int authsize)
+{
+	struct gpu_aes_aead_ctx *ctx = crypto_aead_ctx(tfm);
+	int ret;
+
+	ret = crypto_gcm_check_authsize(authsize);
+	if (ret)
+		return ret;
+	return crypto_aead_setauthsize(ctx->fallback, authsize);
+}
+
+static int gpu_aes_aead_init_tfm(struct crypto_aead *tfm)
+{
+	struct gpu_aes_aead_ctx *ctx = crypto_aead_ctx(tfm);
+	struct crypto_aead *fb;
+
+	fb = crypto_alloc_aead(crypto_tfm_alg_name(&tfm->base), 0,
+			       CRYPTO_ALG_ASYNC | CRYPTO_ALG_NEED_FALLBACK);
+	if (IS_ERR(fb))
+		return PTR_ERR(fb);
+	ctx->fallback = fb;
+	gpu_aes_key_init(&ctx->key);
+	crypto_aead_set_reqsize(tfm, sizeof(struct gpu_aes_aead_req_ctx) +
+				crypto_aead_reqsize(fb));
+	return 0;
+}
+
+static void gpu_aes_aead_exit_tfm(struct crypto_aead *tfm)
+{
+	struct gpu_aes_aead_ctx *ctx = crypto_aead_ctx(tfm);
+
+	gpu_aes_key_release(&gpu_aes_ring, &ctx->key);
+	crypto_free_aead(ctx->fallback);
+}
+
+static struct aead_alg gpu_aes_gcm_alg = {
+	.base = {
+		.cra_name = "gcm(aes)",
+		.cra_driver_name = "gcm-aes-gpu",
+		.cra_flags = GPU_AES_CRA_FLAGS,
+		.cra_blocksize = 1,
+		.cra_ctxsize = sizeof(struct gpu_aes_aead_ctx),
+		.cra_module = THIS_MODULE,
+	},
+	.ivsize = GCM_AES_IV_SIZE,
+	.maxauthsize = AES_BLOCK_SIZE,
+	.chunksize = AES_BLOCK_SIZE,
+	.setkey = gpu_aes_aead_setkey,
+	.setauthsize = gpu_aes_aead_setauthsize,
+	.encrypt = gpu_aes_aead_encrypt,
+	.decrypt = gpu_aes_aead_decrypt,
+	.init = gpu_aes_aead_init_tfm,
+	.exit = gpu_aes_aead_exit_tfm,
+};
+
+int gpu_aes_aead_register(void)
+{
+	gpu_aes_gcm_alg.base.cra_priority = gpu_aes_priority;
+	return crypto_register_aead(&gpu_aes_gcm_alg);
+}
+
+void gpu_aes_aead_unregister(void)
+{
+	crypto_unregister_aead(&gpu_aes_gcm_alg);
+}

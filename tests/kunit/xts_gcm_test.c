@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * xts-aes-gpu and gcm-aes-gpu through the ring: the request and key rules
+ * of each, exact bytes against aes_ref.c / lib/crypto/aesgcm.c, the GCM
+ * tag verdict (-EBADMSG, nothing released, counted once), EBADMSG on any
+ * other tag rejected, the GCM data layout and its space accounting with
+ * wrap-around, detach and backlog with AEAD requests, and the
+ * per-algorithm counters.
+ */
+#include <crypto/aead.h>
+#include <crypto/gcm.h>
+#include <kunit/test.h>
+#include <linux/random.h>
+#include <linux/scatterlist.h>
+#include <linux/string.h>
+
+#include "aes_ref.h"
+#include "fake_helper.h"
+#include "ring.h"
+#include "skcipher.h"
+#include "test_util.h"
+
+#define NR	FAKE_HELPER_ENTRIES
+#define GT_POISON	0x5a
+
+/* ---- XTS ---- */
+
+/* Set @t's key to @klen bytes whose two halves are equal. */
+static int gt_xts_set_equal_halves(struct kunit *test, struct gt_tfm *t,
+				   unsigned int klen)
+{
+	unsigned int half = klen / 2;
+
+	get_random_bytes(t->key, half);
+	memcpy(t->key + half, t->key, half);
+	t->klen = klen;
+	KUNIT_EXPECT_EQ(test, aes_expandkey(&t->aes, t->key, half), 0);
+	KUNIT_EXPECT_EQ(test, aes_expandkey(&t->tweak, t->key, half), 0);
+	return crypto_skcipher_setkey(t->tfm, t->key, klen);
+}
+
+static void gpu_aes_xts_bad_lengths(struct kunit *test)
+{
+	static const unsigned int bad_keys[] = {
+		0, 1, 16, 24, 31, 33, 40, 47, 56, 63, 65, 80, 96,
+	};
+	static const unsigned int bad_lens[] = { 0, 1, 15 };
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_tfm *t = gt_tfm_new_xts(test, 64);
+	u8 key[128] = {};
+	struct gt_stats s;
+	struct gt_req *r;
+	unsigned int i;
+
+	gt_stats_snap(&s);
+	for (i = 0; i < ARRAY_SIZE(bad_keys); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    crypto_skcipher_setkey(t->tfm, key,
+							   bad_keys[i]),
+				    -EINVAL, "key length %u", bad_keys[i]);
+	gt_tfm_rekey(test, t, 48);
+	for (i = 0; i < 2 * ARRAY_SIZE(bad_lens); i++) {
+		r = gt_req_new(test, t, bad_lens[i / 2] ?: 1, 0);
+		/* A zero-length request over a one-byte list. */
+		r->req->cryptlen = bad_lens[i / 2];
+		KUNIT_EXPECT_EQ(test, gt_req_start(r, i & 1), -EINVAL);
+		KUNIT_EXPECT_EQ(test, gt_req_events(r), 0);
+	}
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS), 0);
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_REQUESTS), 0);
+	KUNIT_EXPECT_EQ(test, fake_helper_pending(h), 0);
+}
+
+static void gpu_aes_xts_weak_keys(struct kunit *test)
+{
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_tfm *t = gt_tfm_new_xts(test, 32);
+	struct gpu_aes_tfm_ctx *ctx = crypto_skcipher_ctx(t->tfm);
+	const struct gpu_aes_key *k;
+	struct gt_req *r;
+
+	/* Accepted as a non-FIPS kernel's xts template accepts it. */
+	KUNIT_ASSERT_EQ(test, gt_xts_set_equal_halves(test, t, 32), 0);
+	r = gt_req_new(test, t, 1000, 0);
+	KUNIT_ASSERT_EQ(test, gt_req_start(r, false), -EINPROGRESS);
+	gt_helper_complete_all(test, h, 1);
+	gt_req_expect_done(test, r);
+	k = &h->keys[ctx->key.slot];
+	KUNIT_EXPECT_EQ(test, k->key_len, 16);
+	KUNIT_EXPECT_EQ(test, k->tweak_len, 16);
+	KUNIT_EXPECT_MEMEQ(test, k->key, t->key, 32);
+	KUNIT_EXPECT_MEMEQ(test, k->tweak_sched, k->enc_sched, 176);
+
+	crypto_skcipher_set_flags(t->tfm, CRYPTO_TFM_REQ_FORBID_WEAK_KEYS);
+	KUNIT_EXPECT_EQ(test, gt_xts_set_equal_halves(test, t, 32), -EINVAL);
+	KUNIT_EXPECT_EQ(test, gt_xts_set_equal_halves(test, t, 48), -EINVAL);
+	KUNIT_EXPECT_EQ(test, gt_xts_set_equal_halves(test, t, 64), -EINVAL);
+	/* Unequal halves are still fine with the flag. */
+	gt_tfm_rekey(test, t, 64);
+}
+
+/* Every key size, whole blocks and ciphertext stealing, both directions. */
+static void gpu_aes_xts_through_ring(struct kunit *test)
+{
+	static const unsigned int lens[] = {
+		16, 17, 31, 32, 33, 47, 512, 4096, 4111, 65536 + 15,
+	};
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_req *r[2 * ARRAY_SIZE(lens)];
+	struct gpu_aes_tfm_ctx *ctx;
+	const struct gpu_aes_key *k;
+	unsigned int klen, i, n = 0;
+	struct gt_stats s;
+	struct gt_tfm *t;
+
+	gt_stats_snap(&s);
+	for (klen = 32; klen <= 64; klen += 16) {
+		t = gt_tfm_new_xts(test, klen);
+		for (i = 0; i < 2 * ARRAY_SIZE(lens); i++) {
+			r[i] = gt_req_new(test, t, lens[i / 2], 0);
+			KUNIT_ASSERT_EQ(test, gt_req_start(r[i], i & 1),
+					-EINPROGRESS);
+			if (i % NR == NR - 1)
+				gt_helper_complete_all(test, h, NR);
+		}
+		gt_helper_complete_all(test, h, i % NR);
+		/* gt_req_expect_done() also checks the IV came back unchanged. */
+		for (i = 0; i < 2 * ARRAY_SIZE(lens); i++)
+			gt_req_expect_done(test, r[i]);
+		n += i;
+		ctx = crypto_skcipher_ctx(t->tfm);
+		k = &h->keys[ctx->key.slot];
+		KUNIT_EXPECT_EQ(test, k->key_len, klen / 2);
+		KUNIT_EXPECT_EQ(test, k->tweak_len, klen / 2);
+		KUNIT_EXPECT_MEMEQ(test, k->key, t->key, klen);
+	}
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS), n);
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_RING_XTS_REQUESTS), n);
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_RING_ECB_REQUESTS), 0);
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_RING_CTR_REQUESTS), 0);
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS), 0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
+}
+
+/* ---- GCM ---- */
+
+struct gt_aead {
+	struct crypto_aead *tfm;
+	struct aesgcm_ctx ref;
+	u8 key[AES_MAX_KEY_SIZE];
+	unsigned int klen;
+	unsigned int authsize;
+};
+
+/*
+ * One GCM request, out of place: @in is AAD | text | tag (the tag is the
+ * input when decrypting), @out starts as poison and must end as @expect
+ * from the AAD's end on (the AAD itself is not copied).
+ */
+struct gt_areq {
+	struct gt_aead *a;
+	struct aead_request *req;
+	struct scatterlist src[2], dst[2];
+	u8 *in;
+	u8 *out;
+	u8 *expect;
+	u8 *aad;
+	u8 iv[GCM_AES_IV_SIZE];
+	unsigned int aad_len, len, total;
+	bool decrypt;
+	/*
+	 * A failed request left @out alone.  True of the ring, which releases
+	 * nothing of a forgery; the CPU fallback (the gcm template, like every
+	 * kernel gcm) writes the plaintext before it finds the tag wrong.
+	 */
+	bool untouched_on_error;
+	int ret;
+	struct completion done;
+	int events[GT_MAX_EVENTS];
+	atomic_t nr_events;
+};
+
+static void gt_free_aead(void *p)
+{
+	crypto_free_aead(p);
+}
+
+static void gt_free_areq(void *p)
+{
+	aead_request_free(p);
+}
+
+static void gt_aead_rekey(struct kunit *test, struct gt_aead *a,
+			  unsigned int klen)
+{
+	get_random_bytes(a->key, klen);
+	a->klen = klen;
+	KUNIT_ASSERT_EQ(test, crypto_aead_setkey(a->tfm, a->key, klen), 0);
+	KUNIT_ASSERT_EQ(test, aesgcm_expandkey(&a->ref, a->key, klen,
+					       a->authsize), 0);
+}
+
+static struct gt_aead *gt_aead_new(struct kunit *test, unsigned int klen,
+				   unsigned int authsize)
+{
+	struct gt_aead *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	a->tfm = crypto_alloc_aead("gcm-aes-gpu", 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a->tfm);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_free_aead,
+							a->tfm), 0);
+	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(a->tfm, authsize), 0);
+	a->authsize = authsize;
+	gt_aead_rekey(test, a, klen);
+	return a;
+}
+
+static void gt_areq_cb(void *data, int err)
+{
+	struct gt_areq *r = data;
+	int n = atomic_inc_return(&r->nr_events) - 1;
+
+	if (n < GT_MAX_EVENTS)
+		r->events[n] = err;
+	if (err != -EINPROGRESS)
+		complete(&r->done);
+}
+
+static void gt_split(struct scatterlist *sg, u8 *buf, unsigned int len)
+{
+	unsigned int cut = len > 1 ? 1 + get_random_u32_below(len - 1) : len;
+
+	if (cut < len) {
+		sg_init_table(sg, 2);
+		sg_set_buf(&sg[0], buf, cut);
+		sg_set_buf(&sg[1], buf + cut, len - cut);
+	} else {
+		sg_init_one(sg, buf, len);
+	}
+}
+
+static struct gt_areq *gt_areq_new(struct kunit *test, struct gt_aead *a,
+				   unsigned int aad_len, unsigned int len,
+				   bool decrypt, u32 flags)
+{
+	struct gt_areq *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	unsigned int as = a->authsize;
+	u8 *text, *tag;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->a = a;
+	r->aad_len = aad_len;
+	r->len = len;
+	r->decrypt = decrypt;
+	r->total = aad_len + len + as;
+	r->in = kunit_kmalloc(test, r->total, GFP_KERNEL);
+	r->out = kunit_kmalloc(test, r->total, GFP_KERNEL);
+	r->expect = kunit_kmalloc(test, r->total, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->in);
+	KUNIT_ASSERT_NOT_NULL(test, r->out);
+	KUNIT_ASSERT_NOT_NULL(test, r->expect);
+	r->aad = r->in;
+	text = r->in + aad_len;
+	tag = text + len;
+	get_random_bytes(r->in, aad_len + len);
+	get_random_bytes(r->iv, sizeof(r->iv));
+	memset(r->out, GT_POISON, r->total);
+	memset(r->expect, GT_POISON, r->total);
+	memset(tag, 0, as);
+	/* The reference, before the plaintext is replaced when decrypting. */
+	aesgcm_encrypt(&a->ref, r->expect + aad_len, text, len, r->aad,
+		       aad_len, r->iv, r->expect + aad_len + len);
+	if (decrypt) {
+		unsigned int k;
+
+		/* in: ciphertext | tag; expect: plaintext, tag area poison. */
+		memcpy(tag, r->expect + aad_len + len, as);
+		for (k = 0; k < len; k++)
+			swap(text[k], r->expect[aad_len + k]);
+		memset(r->expect + aad_len + len, GT_POISON, as);
+	}
+	r->untouched_on_error = true;
+	init_completion(&r->done);
+	atomic_set(&r->nr_events, 0);
+	r->req = aead_request_alloc(a->tfm, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->req);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_free_areq,
+							r->req), 0);
+	gt_split(r->src, r->in, r->total);
+	gt_split(r->dst, r->out, r->total);
+	aead_request_set_callback(r->req, flags, gt_areq_cb, r);
+	aead_request_set_crypt(r->req, r->src, r->dst,
+			       decrypt ? len + as : len, r->iv);
+	aead_request_set_ad(r->req, aad_len);
+	return r;
+}
+
+static int gt_areq_start(struct gt_areq *r)
+{
+	r->ret = r->decrypt ? crypto_aead_decrypt(r->req) :
+			      crypto_aead_encrypt(r->req);
+	return r->ret;
+}
+
+/*
+ * The callbacks its return value promised, ending in @err; on success the
+ * text (and, encrypting, the tag) match, on failure @out is all poison.
+ */
+static void gt_areq_expect(struct kunit *test, struct gt_areq *r, int err)
+{
+	unsigned int n, from = r->aad_len;
+
+	if (r->ret == -EINPROGRESS || r->ret == -EBUSY)
+		KUNIT_ASSERT_TRUE_MSG(test,
+				      wait_for_completion_timeout(&r->done,
+								  60 * HZ),
+				      "request never completed");
+	n = atomic_read(&r->nr_events);
+	if (r->ret == -EINPROGRESS) {
+		KUNIT_EXPECT_EQ(test, n, 1);
+		KUNIT_EXPECT_EQ(test, r->events[0], err);
+	} else if (r->ret == -EBUSY) {
+		KUNIT_EXPECT_EQ(test, n, 2);
+		KUNIT_EXPECT_EQ(test, r->events[0], -EINPROGRESS);
+		KUNIT_EXPECT_EQ(test, r->events[1], err);
+	} else {
+		KUNIT_EXPECT_EQ(test, r->ret, err);
+		KUNIT_EXPECT_EQ(test, n, 0);
+	}
+	if (err) {
+		if (r->untouched_on_error)
+			KUNIT_EXPECT_TRUE(test, !memchr_inv(r->out, GT_POISON,
+							    r->total));
+		return;
+	}
+	/* The AAD is not copied to dst, as aesni and the template do. */
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(r->out, GT_POISON, from));
+	GT_EXPECT_BYTES(test, r->out + from, r->expect + from,
+			r->total - from);
+}
+
+static void gpu_aes_gcm_rules(struct kunit *test)
+{
+	static const unsigned int bad_auth[] = {
+		0, 1, 2, 3, 5, 6, 7, 9, 10, 11, 17, 32,
+	};
+	static const unsigned int bad_keys[] = { 0, 1, 15, 17, 20, 31, 33, 64 };
+	struct gt_aead *a;
+	struct gt_areq *r;
+	struct gt_stats s;
+	unsigned int i;
+	u8 key[64] = {};
+
+	gt_ring_setup(test, NR);
+	a = gt_aead_new(test, 16, 16);
+	for (i = 0; i < ARRAY_SIZE(bad_auth); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    crypto_aead_setauthsize(a->tfm,
+							    bad_auth[i]),
+				    -EINVAL, "authsize %u", bad_auth[i]);
+	for (i = 0; i < ARRAY_SIZE(bad_keys); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    crypto_aead_setkey(a->tfm, key,
+						       bad_keys[i]),
+				    -EINVAL, "key length %u", bad_keys[i]);
+	for (i = 4; i <= 16; i++)
+		KUNIT_EXPECT_EQ(test, crypto_aead_setauthsize(a->tfm, i),
+				i == 4 || i == 8 || i >= 12 ? 0 : -EINVAL);
+	a->authsize = 16;
+	gt_aead_rekey(test, a, 32);
+
+	/* Decryption shorter than the tag: -EINVAL, nothing written. */
+	gt_stats_snap(&s);
+	r = gt_areq_new(test, a, 20, 0, true, 0);
+	aead_request_set_crypt(r->req, r->src, r->dst, 15, r->iv);
+	KUNIT_EXPECT_EQ(test, gt_areq_start(r), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(r->out, GT_POISON, r->total));
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS), 0);
+}
+
+/* Every key size and tag length, text and AAD lengths down to zero. */
+static void gpu_aes_gcm_through_ring(struct kunit *test)
+{
+	static const unsigned int auth[] = { 4, 8, 12, 13, 16 };
+	static const struct { unsigned int aad, len; } shape[] = {
+		{ 0, 1 }, { 20, 0 }, { 16, 16 }, { 13, 17 }, { 0, 4096 },
+		{ 1000, 3000 }, { 8, 65536 + 3 },
+	};
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_areq *r[2 * ARRAY_SIZE(shape)];
+	unsigned int i, j, n = 0;
+	struct gt_stats s;
+	struct gt_aead *a;
+
+	gt_stats_snap(&s);
+	for (j = 0; j < ARRAY_SIZE(auth); j++) {
+		a = gt_aead_new(test, 16 + 8 * (j % 3), auth[j]);
+		for (i = 0; i < 2 * ARRAY_SIZE(shape); i++) {
+			r[i] = gt_areq_new(test, a, shape[i / 2].aad,
+					   shape[i / 2].len, i & 1, 0);
+			KUNIT_ASSERT_EQ(test, gt_areq_start(r[i]),
+					-EINPROGRESS);
+		}
+		gt_helper_complete_all(test, h, i);
+		for (i = 0; i < 2 * ARRAY_SIZE(shape); i++)
+			gt_areq_expect(test, r[i], 0);
+		n += i;
+	}
+	/* Nothing at all to weigh: the CPU, unless ring_min_bytes is 0. */
+	r[0] = gt_areq_new(test, a, 0, 0, false, 0);
+	KUNIT_EXPECT_EQ(test, gt_areq_start(r[0]), 0);
+	gt_areq_expect(test, r[0], 0);
+	gt_set_ring_min_bytes(test, 0);
+	r[0] = gt_areq_new(test, a, 0, 0, true, 0);
+	KUNIT_ASSERT_EQ(test, gt_areq_start(r[0]), -EINPROGRESS);
+	gt_helper_complete_all(test, h, 1);
+	gt_areq_expect(test, r[0], 0);
+	n++;
+
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS), n);
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS), n);
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_RING_XTS_REQUESTS), 0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_SMALL),
+			1);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES),
+			0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
+}
+
+/* A forged tag, AAD or ciphertext: -EBADMSG, nothing released, counted. */
+static void gpu_aes_gcm_forgery(struct kunit *test)
+{
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_aead *a = gt_aead_new(test, 32, 16);
+	struct gt_areq *r;
+	struct gt_stats s;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		r = gt_areq_new(test, a, 32, 1000, true, 0);
+		switch (i) {
+		case 0:		/* the tag */
+			r->in[32 + 1000 + 15] ^= 1;
+			break;
+		case 1:		/* the AAD */
+			r->in[0] ^= 0x80;
+			break;
+		case 2:		/* the ciphertext */
+			r->in[32 + 999] ^= 4;
+			break;
+		default:	/* all fine: the control */
+			break;
+		}
+		gt_stats_snap(&s);
+		KUNIT_ASSERT_EQ(test, gt_areq_start(r), -EINPROGRESS);
+		gt_helper_complete_all(test, h, 1);
+		gt_areq_expect(test, r, i < 3 ? -EBADMSG : 0);
+		KUNIT_EXPECT_EQ(test,
+				gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES),
+				i < 3 ? 1 : 0);
+		KUNIT_EXPECT_EQ(test,
+				gt_stats_delta(&s, GPU_AES_STAT_HELPER_ERRORS),
+				0);
+		KUNIT_EXPECT_EQ(test,
+				gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
+		KUNIT_EXPECT_EQ(test,
+				gt_stats_delta(&s,
+					       GPU_AES_STAT_REJECTED_COMPLETIONS),
+				0);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->auth_fails), 3);
+}
+
+/*
+ * EBADMSG from the helper on anything but a GCM decryption is garbage:
+ * rejected and counted, the request stays in flight until its deadline
+ * and is then recomputed on the CPU, correctly.
+ */
+static void gpu_aes_ebadmsg_elsewhere_rejected(struct kunit *test)
+{
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_tfm *ecb = gt_tfm_new(test, false, 16);
+	struct gt_tfm *ctr = gt_tfm_new(test, true, 24);
+	struct gt_tfm *xts = gt_tfm_new_xts(test, 64);
+	struct gt_aead *a = gt_aead_new(test, 32, 12);
+	struct gpu_aes_sqe sqe[4];
+	struct gt_req *r[3];
+	struct gt_areq *g;
+	struct gt_stats s;
+	unsigned int i;
+
+	gt_stats_snap(&s);
+	gt_set_timeout_ms(test, 10);
+	r[0] = gt_req_new(test, ecb, 1024, 0);
+	r[1] = gt_req_new(test, ctr, 1000, 0);
+	r[2] = gt_req_new(test, xts, 1001, 0);
+	g = gt_areq_new(test, a, 24, 999, false, 0);
+	/* No expiry until every bogus verdict has been judged. */
+	mutex_lock(&gpu_aes_ring.scan_mutex);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, gt_req_start(r[i], i == 2), -EINPROGRESS);
+	KUNIT_EXPECT_EQ(test, gt_areq_start(g), -EINPROGRESS);
+	KUNIT_EXPECT_EQ(test, fake_helper_fetch(h, sqe, 4), 4);
+	for (i = 0; i < 4; i++) {
+		fake_helper_post(h, sqe[i].tag, sqe[i].seq,
+				 GPU_AES_STATUS_EBADMSG);
+		fake_helper_publish(h);
+		KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 0);
+		KUNIT_EXPECT_EQ(test,
+				gt_stats_delta(&s,
+					       GPU_AES_STAT_REJECTED_COMPLETIONS),
+				i + 1);
+	}
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, gt_req_events(r[i]), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->nr_events), 0);
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring.in_flight, 4);
+	mutex_unlock(&gpu_aes_ring.scan_mutex);
+
+	for (i = 0; i < 3; i++)
+		gt_req_expect_done(test, r[i]);
+	gt_areq_expect(test, g, 0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 4);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 4);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES),
+			0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_ECB_REQUESTS),
+			1);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_CTR_REQUESTS),
+			1);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_XTS_REQUESTS),
+			1);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS),
+			1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
+}
+
+/*
+ * GCM takes ALIGN(ALIGN(len, 16) + 16 + aad_len, 64) bytes of the data
+ * area, never wraps inside a request, and the quarter-area limit applies
+ * to that span, not to text + AAD.
+ */
+static void gpu_aes_gcm_space(struct kunit *test)
+{
+	const unsigned int len = 180000, aad = 3000;
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_aead *a = gt_aead_new(test, 24, 16);
+	u64 span = ALIGN(ALIGN(len, 16) + 16 + aad, GPU_AES_DATA_ALIGN);
+	u64 size = h->setup.data_size, head;
+	struct gpu_aes_sqe sqe;
+	struct gt_areq *r[5], *x;
+	struct gt_stats s;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, span, 183040);
+	gt_stats_snap(&s);
+	/* Exactly a quarter of text + AAD, but a span beyond it. */
+	x = gt_areq_new(test, a, 16, size / 4 - 16, false, 0);
+	KUNIT_EXPECT_EQ(test, gt_areq_start(x), 0);
+	gt_areq_expect(test, x, 0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_LARGE),
+			1);
+
+	for (i = 0; i < 5; i++) {
+		r[i] = gt_areq_new(test, a, aad, len, i & 1, 0);
+		KUNIT_ASSERT_EQ(test, gt_areq_start(r[i]), -EINPROGRESS);
+	}
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring.data_head, 5 * span);
+	/* The sixth does not fit before the end, nor after it yet. */
+	x = gt_areq_new(test, a, aad, len, false, 0);
+	KUNIT_EXPECT_EQ(test, gt_areq_start(x), 0);
+	gt_areq_expect(test, x, 0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_FULL), 1);
+	for (i = 0; i < 5; i++) {
+		KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, &sqe, 1), 1);
+		KUNIT_EXPECT_EQ(test, sqe.data_off, i * span);
+		KUNIT_EXPECT_EQ(test, sqe.len, len);
+		KUNIT_EXPECT_EQ(test, sqe.aad_len, aad);
+		KUNIT_EXPECT_EQ(test, sqe.auth_len, 16);
+		fake_helper_post(h, sqe.tag, sqe.seq,
+				 fake_helper_compute(h, &sqe));
+	}
+	fake_helper_publish(h);
+	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 5);
+	for (i = 0; i < 5; i++)
+		gt_areq_expect(test, r[i], 0);
+
+	/* Now it wraps: the tail of the area is skipped, not split. */
+	head = gpu_aes_ring.data_head;
+	x = gt_areq_new(test, a, aad, len, true, 0);
+	KUNIT_ASSERT_EQ(test, gt_areq_start(x), -EINPROGRESS);
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring.data_head,
+			head + (size - head % size) + span);
+	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, &sqe, 1), 1);
+	KUNIT_EXPECT_EQ(test, sqe.data_off, 0);
+	/* Text, then the received tag, then the AAD, where the ABI says. */
+	GT_EXPECT_BYTES(test, h->data, x->in + aad, len);
+	GT_EXPECT_BYTES(test, h->data + gpu_aes_gcm_tag_off(0, len),
+			x->in + aad + len, 16);
+	GT_EXPECT_BYTES(test, h->data + gpu_aes_gcm_aad_off(0, len), x->in,
+			aad);
+	fake_helper_post(h, sqe.tag, sqe.seq, fake_helper_compute(h, &sqe));
+	fake_helper_publish(h);
+	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 1);
+	gt_areq_expect(test, x, 0);
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring.data_tail, gpu_aes_ring.data_head);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
+}
+
+/* Detach with AEAD requests in flight and backlogged, forgeries among them. */
+static void gpu_aes_gcm_detach(struct kunit *test)
+{
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_aead *a = gt_aead_new(test, 16, 8);
+	const u32 bl = CRYPTO_TFM_REQ_MAY_BACKLOG;
+	struct gt_areq *r[NR + 2];
+	struct gpu_aes_sqe sqe[8];
+	struct gt_stats s;
+	unsigned int i;
+
+	gt_stats_snap(&s);
+	for (i = 0; i < NR + 2; i++) {
+		r[i] = gt_areq_new(test, a, 7 * i, 300 + 50 * i, i & 1, bl);
+		if (i % 4 == 3) {	/* decryptions with a forged tag */
+			r[i]->in[7 * i + 300 + 50 * i] ^= 0x10;
+			/* Replayed on the CPU: see untouched_on_error. */
+			r[i]->untouched_on_error = false;
+		}
+		KUNIT_ASSERT_EQ(test, gt_areq_start(r[i]),
+				i < NR ? -EINPROGRESS : -EBUSY);
+	}
+	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, 8), 8);
+	memset(h->data, 0xee, h->setup.data_size);
+
+	gpu_aes_ring_detach(&gpu_aes_ring);
+	for (i = 0; i < NR + 2; i++)
+		gt_areq_expect(test, r[i], i % 4 == 3 ? -EBADMSG : 0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED),
+			NR + 2);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES),
+			(NR + 2) / 4);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS),
+			NR);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 0);
+}
+
+/* MAY_BACKLOG with AEAD: -EBUSY, -EINPROGRESS, then the ring's result. */
+static void gpu_aes_gcm_backlog(struct kunit *test)
+{
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_aead *a = gt_aead_new(test, 32, 16);
+	const u32 bl = CRYPTO_TFM_REQ_MAY_BACKLOG;
+	struct gt_areq *r[NR], *b[2];
+	struct gpu_aes_sqe sqe[2];
+	struct gt_stats s;
+	unsigned int i;
+
+	gt_stats_snap(&s);
+	for (i = 0; i < NR; i++) {
+		r[i] = gt_areq_new(test, a, 16, 1024 + i, i & 1, bl);
+		KUNIT_ASSERT_EQ(test, gt_areq_start(r[i]), -EINPROGRESS);
+	}
+	for (i = 0; i < 2; i++) {
+		b[i] = gt_areq_new(test, a, 33, 2000 + i, !i, bl);
+		KUNIT_ASSERT_EQ(test, gt_areq_start(b[i]), -EBUSY);
+	}
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_BACKLOGGED), 2);
+	gt_helper_complete_all(test, h, NR);
+	for (i = 0; i < NR; i++)
+		gt_areq_expect(test, r[i], 0);
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_EQ(test, atomic_read(&b[i]->nr_events), 1);
+		KUNIT_EXPECT_EQ(test, b[i]->events[0], -EINPROGRESS);
+	}
+	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, 2), 2);
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_EQ(test, sqe[i].len, b[i]->len);
+		KUNIT_EXPECT_EQ(test, sqe[i].aad_len, 33);
+		fake_helper_post(h, sqe[i].tag, sqe[i].seq,
+				 fake_helper_compute(h, &sqe[i]));
+	}
+	fake_helper_publish(h);
+	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 2);
+	for (i = 0; i < 2; i++)
+		gt_areq_expect(test, b[i], 0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS),
+			NR + 2);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 0);
+}
+
+static struct kunit_case gpu_aes_xts_gcm_cases[] = {
+	KUNIT_CASE(gpu_aes_xts_bad_lengths),
+	KUNIT_CASE(gpu_aes_xts_weak_keys),
+	KUNIT_CASE(gpu_aes_xts_through_ring),
+	KUNIT_CASE(gpu_aes_gcm_rules),
+	KUNIT_CASE(gpu_aes_gcm_through_ring),
+	KUNIT_CASE(gpu_aes_gcm_forgery),
+	KUNIT_CASE(gpu_aes_ebadmsg_elsewhere_rejected),
+	KUNIT_CASE(gpu_aes_gcm_space),
+	KUNIT_CASE(gpu_aes_gcm_detach),
+	KUNIT_CASE(gpu_aes_gcm_backlog),
+	{}
+};
+
+static struct kunit_suite gpu_aes_xts_gcm_suite = {
+	.name = "gpu_aes_xts_gcm",
+	.test_cases = gpu_aes_xts_gcm_cases,
+};
+
+kunit_test_suite(gpu_aes_xts_gcm_suite);
