@@ -186,24 +186,6 @@ TEST(gcm_random_vs_openssl_threaded_backend)
 	gcm_random(3, 400);
 }
 
-struct result {
-	int status;
-	int done;
-};
-
-static void on_done(void *cookie, int status)
-{
-	struct result *r = cookie;
-
-	r->status = status;
-	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
-}
-
-static int is_done(void *arg)
-{
-	return __atomic_load_n(&((struct result *)arg)->done, __ATOMIC_ACQUIRE);
-}
-
 /*
  * One flipped bit in the tag, the AAD or the ciphertext: EBADMSG exactly,
  * dst untouched, counted as a completion (not as a rejected or invalid

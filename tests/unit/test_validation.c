@@ -10,24 +10,6 @@
 #include "harness.h"
 #include "util.h"
 
-struct result {
-	int status;
-	int done;
-};
-
-static void on_done(void *cookie, int status)
-{
-	struct result *r = cookie;
-
-	r->status = status;
-	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
-}
-
-static int is_done(void *arg)
-{
-	return __atomic_load_n(&((struct result *)arg)->done, __ATOMIC_ACQUIRE);
-}
-
 /* Posts sqe (tag/seq aside) over a fresh 64-byte reservation. */
 static int post_one(struct gpu_aes_producer *p, struct gpu_aes_sqe *sqe,
 		    int use_buf_off, struct result *res)

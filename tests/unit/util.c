@@ -132,3 +132,16 @@ int wait_until(int (*cond)(void *arg), void *arg)
 	}
 	return -1;
 }
+
+void on_done(void *cookie, int status)
+{
+	struct result *r = cookie;
+
+	r->status = status;
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+}
+
+int is_done(void *arg)
+{
+	return __atomic_load_n(&((struct result *)arg)->done, __ATOMIC_ACQUIRE);
+}

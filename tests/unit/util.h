@@ -49,4 +49,13 @@ uint64_t stat_sleeps(struct gpu_aes_producer *p);
  */
 int wait_until(int (*cond)(void *arg), void *arg);
 
+/* One request's completion: pass on_done as its callback, then wait_until(is_done, r). */
+struct result {
+	int status;
+	int done;
+};
+
+void on_done(void *cookie, int status);
+int is_done(void *arg);
+
 #endif /* GPU_AES_TEST_UTIL_H */
