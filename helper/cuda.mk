@@ -25,9 +25,13 @@ endif
 # The host-only parts are plain C and always unit-tested.
 CUDA_UNIT := $(CUDA_BUILD)/cuda-unit
 CUDA_UNIT_OBJS := $(CUDA_BUILD)/unit_host.o $(CUDA_BUILD)/ref.o \
-	$(CUDA_BUILD)/aes_host.o
+	$(CUDA_BUILD)/aes_host.o $(CUDA_BUILD)/xts_ecb.o
 
 $(CUDA_BUILD)/%.o: $(CUDA_SRC)/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isrc -Iinclude $(CFLAGS) -c -o $@ $<
+
+$(CUDA_BUILD)/xts_ecb.o: src/xts_ecb.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Isrc -Iinclude $(CFLAGS) -c -o $@ $<
 
@@ -41,7 +45,7 @@ $(CUDA_UNIT): $(CUDA_UNIT_OBJS)
 # The same tests under ASan+UBSan (the sanitizer sub-make skips cuda.mk).
 CUDA_UNIT_ASAN := $(CUDA_BUILD)/cuda-unit-asan
 CUDA_UNIT_SRCS := $(GPUTEST)/unit_host.c $(GPUTEST)/ref.c \
-	$(CUDA_SRC)/aes_host.c
+	$(CUDA_SRC)/aes_host.c src/xts_ecb.c
 $(CUDA_UNIT_ASAN): $(CUDA_UNIT_SRCS) $(wildcard $(CUDA_SRC)/*.h) \
 	$(GPUTEST)/ref.h
 	@mkdir -p $(@D)

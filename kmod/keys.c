@@ -158,16 +158,13 @@ int gpu_aes_key_selftest(void)
 		0xd0, 0x14, 0xf9, 0xa8, 0xc9, 0xee, 0x25, 0x89,
 		0xe1, 0x3f, 0x0c, 0xc8, 0xb6, 0x63, 0x0c, 0xa6,
 	};
+	u8 xts_key[2 * sizeof(key)] = {};
 	struct gpu_aes_key *img;
-	u8 *xts_key;
 	int ret = -EINVAL;
 
 	img = kzalloc(sizeof(*img), GFP_KERNEL);
-	xts_key = kzalloc(2 * sizeof(key), GFP_KERNEL);
-	if (!img || !xts_key) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	if (!img)
+		return -ENOMEM;
 	if (gpu_aes_key_expand(img, key, sizeof(key), false))
 		goto out;
 	if (img->rounds != 10 || img->tweak_len ||
@@ -190,7 +187,6 @@ int gpu_aes_key_selftest(void)
 		goto out;
 	ret = 0;
 out:
-	kfree_sensitive(xts_key);
 	kfree_sensitive(img);
 	return ret;
 }

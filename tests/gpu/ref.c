@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "ref.h"
 
+#include "xts_ecb.h"
+
 #include <openssl/evp.h>
 #include <string.h>
 
@@ -43,54 +45,29 @@ int ref_block(const uint8_t *key, unsigned int key_len, const uint8_t in[16],
 	return ref_crypt(1, 0, key, key_len, NULL, in, out, 16);
 }
 
-static void xts_double(uint8_t t[16])
-{
-	int carry = t[15] >> 7;
-
-	for (int i = 15; i > 0; i--)
-		t[i] = (uint8_t)(t[i] << 1 | t[i - 1] >> 7);
-	t[0] = (uint8_t)(t[0] << 1 ^ (carry ? 0x87 : 0));
-}
-
-static int xts_block(int dir, const uint8_t *key, unsigned int key_len,
-		     const uint8_t t[16], const uint8_t *in, uint8_t *out)
-{
-	uint8_t x[16];
-
-	for (int i = 0; i < 16; i++)
-		x[i] = in[i] ^ t[i];
-	if (ref_crypt(1, dir, key, key_len, NULL, x, x, 16))
-		return -1;
-	for (int i = 0; i < 16; i++)
-		out[i] = x[i] ^ t[i];
-	return 0;
-}
-
 int ref_xts(int dir, const uint8_t *key, const uint8_t *tkey,
 	    unsigned int key_len, const uint8_t iv[16], const uint8_t *in,
 	    uint8_t *out, size_t len)
 {
-	size_t m = len / 16, r = len % 16, last = r ? m - 1 : m;
-	uint8_t t[16], t2[16], x[16], pp[16];
+	const EVP_CIPHER *ecb = key_len == 16 ? EVP_aes_128_ecb() :
+				key_len == 24 ? EVP_aes_192_ecb() :
+						EVP_aes_256_ecb();
+	EVP_CIPHER_CTX *crypt = EVP_CIPHER_CTX_new();
+	EVP_CIPHER_CTX *tweak = EVP_CIPHER_CTX_new();
+	int ok;
 
-	if (len < 16 || ref_block(tkey, key_len, iv, t))
-		return -1;
-	for (size_t i = 0; i < last; i++) {
-		if (xts_block(dir, key, key_len, t, in + 16 * i, out + 16 * i))
-			return -1;
-		xts_double(t);
+	ok = crypt && tweak &&
+	     EVP_CipherInit_ex(crypt, ecb, NULL, key, NULL, !dir) &&
+	     EVP_CIPHER_CTX_set_padding(crypt, 0) &&
+	     EVP_CipherInit_ex(tweak, ecb, NULL, tkey, NULL, 1) &&
+	     EVP_CIPHER_CTX_set_padding(tweak, 0);
+	if (ok) {
+		memmove(out, in, len);
+		ok = !gpu_aes_xts_ecb(crypt, tweak, !dir, iv, out, len);
 	}
-	if (!r)
-		return 0;
-	memcpy(t2, t, 16);
-	xts_double(t2);
-	/* decryption takes the stolen pair in the other order */
-	if (xts_block(dir, key, key_len, dir ? t2 : t, in + 16 * last, x))
-		return -1;
-	memcpy(pp, in + 16 * m, r);
-	memcpy(pp + r, x + r, 16 - r);
-	memcpy(out + 16 * m, x, r);
-	return xts_block(dir, key, key_len, dir ? t : t2, pp, out + 16 * last);
+	EVP_CIPHER_CTX_free(crypt);
+	EVP_CIPHER_CTX_free(tweak);
+	return ok ? 0 : -1;
 }
 
 int ref_xts_evp(int dir, const uint8_t *key, const uint8_t *tkey,

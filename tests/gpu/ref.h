@@ -20,8 +20,9 @@ int ref_block(const uint8_t *key, unsigned int key_len, const uint8_t in[16],
 	      uint8_t out[16]);
 
 /*
- * XTS (IEEE 1619, ciphertext stealing) composed from AES-ECB, so every key
- * size and equal halves work; key and tkey are key_len bytes each.
+ * XTS (IEEE 1619, ciphertext stealing) composed from OpenSSL AES-ECB by the
+ * cpu backend's helper/src/xts_ecb.c, so every key size and equal halves
+ * work; key and tkey are key_len bytes each.
  */
 int ref_xts(int dir, const uint8_t *key, const uint8_t *tkey,
 	    unsigned int key_len, const uint8_t iv[16], const uint8_t *in,
