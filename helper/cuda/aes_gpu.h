@@ -22,7 +22,7 @@ extern "C" {
 
 #define GPU_AES_CHUNK_BLOCKS	4096U	/* at most 64 KiB of data per chunk */
 #define GPU_AES_CHUNK_MIN	256U
-#define GPU_AES_CHUNK_BLOCKS_GCM 16384U	/* batches with GCM and no XTS */
+#define GPU_AES_CHUNK_BLOCKS_GCM 65536U	/* batches with GCM and no XTS */
 #define GPU_AES_RK_WORDS	60U	/* 15 round keys of 4 words */
 
 /*

@@ -12,7 +12,7 @@
  * rotations of the table (64 KiB) and makes the other two with one PRMT
  * each; variant 1 keeps all four (128 KiB), trading occupancy for fewer
  * instructions.  Round keys live in registers: each thread loads them once
- * per chunk (64 KiB; GCM up to 256 KiB) and reuses them for every block it
+ * per chunk (64 KiB; GCM up to 1 MiB) and reuses them for every block it
  * encrypts there.
  * The last round takes S(x) from byte 1 of the T-table entry.
  */
@@ -415,6 +415,51 @@ __device__ void run_xts(const char *smb, uint32_t lane4, uint8_t *base,
 static_assert(offsetof(gpu_aes_dev_key, hpre) % 16 == 0,
 	      "hpre is read as uint4");
 
+/*
+ * Counter-mode caching (Bernstein-Schwabe) over two rounds.  GCM's counter
+ * blocks differ only in word 3, whose byte k feeds round-1 column 3 - k.
+ * A lane's blocks are 32 nw apart, a multiple of 256 when nw >= 8, so its
+ * byte 3 (the counter's low byte) never changes, bytes 0 and 1 change at
+ * most once per 65536 blocks and only byte 2 changes from one block to the
+ * next: of round 1 only column 1 varies, and it feeds one lookup of each
+ * round-2 column.  The cache holds round-1 column 1 without byte 2's lookup (r1b)
+ * and round 2 without column 1's lookups (r2): 5 lookups per block instead
+ * of 20, and a refill (28) when bytes 0, 1 or 3 of word 3 change.  With
+ * fewer warps byte 3 changes every block and the cache refills each time:
+ * correct, but slower than no cache.
+ */
+#define GCM_R2_KEY 0xff00ffffU
+
+template <int NT>
+__device__ __forceinline__ void gcm_ctr_cache(const char *smb, uint32_t lane4,
+					      const uint32_t *erk, uint32_t c0,
+					      uint32_t c1, uint32_t c2,
+					      uint32_t x3, uint32_t *r1b,
+					      uint32_t *r2)
+{
+	const uint32_t w0[4] = { c0 ^ __ldg(erk), c1 ^ __ldg(erk + 1),
+				 c2 ^ __ldg(erk + 2), x3 };
+	uint32_t u[4];
+
+#pragma unroll
+	for (int j = 0; j < 4; j++) {
+		u[j] = __ldg(erk + 4 + j);
+#pragma unroll
+		for (int t = 0; t < 4; t++)
+			u[j] ^= tl<NT>(smb, 0, t, w0[(j + t) & 3], lane4);
+	}
+	*r1b = u[1] ^ tl<NT>(smb, 0, 2, x3, lane4);
+#pragma unroll
+	for (int j = 0; j < 4; j++) {
+		r2[j] = __ldg(erk + 8 + j);
+#pragma unroll
+		for (int t = 0; t < 4; t++)
+			if (((j + t) & 3) != 1)
+				r2[j] ^= tl<NT>(smb, 0, t, u[(j + t) & 3],
+						lane4);
+	}
+}
+
 template <int V, bool DEC, int R>
 __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
 			const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
@@ -431,32 +476,15 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
 	const uint32_t c1 = bswap((uint32_t)sg.ctr_hi);
 	const uint32_t c2 = bswap((uint32_t)(sg.ctr_lo >> 32));
 	constexpr int NT = layout<V>::enc_tables;
-	uint32_t rk[4 * (R + 1)], r1[4], y[4] = { 0, 0, 0, 0 };
+	uint32_t rk[4 * (R + 1)], y[4] = { 0, 0, 0, 0 };
+	uint32_t r1b, r2[4], r2key = 0;
+	bool r2ok = false;
 
 	if (w >= G)
 		return;	/* the whole warp: no lane would reduce */
 #pragma unroll
 	for (int i = 0; i < 4 * (R + 1); i++)
 		rk[i] = __ldg(K->erk + i);
-	/*
-	 * Counter blocks differ only in word 3, which feeds one of the four
-	 * lookups of each round-1 column: the other 12 are the same for the
-	 * whole segment (Bernstein-Schwabe counter-mode caching, round 1).
-	 */
-	{
-		const uint32_t w0[4] = { c0 ^ rk[0], c1 ^ rk[1], c2 ^ rk[2],
-					 0 };
-
-#pragma unroll
-		for (int j = 0; j < 4; j++) {
-			r1[j] = rk[4 + j];
-#pragma unroll
-			for (int t = 0; t < 4; t++)
-				if (((j + t) & 3) != 3)
-					r1[j] ^= tl<NT>(smb, 0, t,
-							w0[(j + t) & 3], lane4);
-		}
-	}
 	for (uint32_t g = w; g < G; g += nw) {
 		const uint32_t v = ch.block0 + 32 * g + l;
 		uint32_t x[4] = { 0, 0, 0, 0 }, xr[4];
@@ -480,15 +508,22 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
 			const uint32_t b = v - pad - a;
 			uint8_t *q = p + 16 * (uint64_t)b;
 			const uint32_t x3 = bswap(b + 2) ^ rk[3];
-			uint32_t s[1][4], in[4], o[4];
+			uint32_t s[1][4], in[4], o[4], u1;
 			const bool full = 16 * (uint64_t)b + 16 <= sg.len;
 			const uint32_t nb = full ? 16 : sg.len - 16 * b;
 
+			if (!r2ok || ((x3 ^ r2key) & GCM_R2_KEY)) {
+				gcm_ctr_cache<NT>(smb, lane4, K->erk, c0, c1, c2,
+						  x3, &r1b, r2);
+				r2key = x3;
+				r2ok = true;
+			}
+			u1 = r1b ^ tl<NT>(smb, 0, 2, x3, lane4);
 #pragma unroll
 			for (int j = 0; j < 4; j++)
-				s[0][j] = r1[j] ^ tl<NT>(smb, 0, (3 - j) & 3,
-							 x3, lane4);
-			enc_rounds<V, R, 1, 2>(smb, lane4, rk, s);
+				s[0][j] = r2[j] ^ tl<NT>(smb, 0, (1 - j) & 3,
+							 u1, lane4);
+			enc_rounds<V, R, 1, 3>(smb, lane4, rk, s);
 			if (full) {
 				uint4 i4 = __ldcs(reinterpret_cast<const uint4 *>(q));
 
@@ -589,11 +624,12 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
  * EXT: the kernel also runs XTS and GCM.  Their register needs (GHASH's
  * products next to 60 round-key words) make ptxas spill, so batches of
  * ECB and CTR alone use a kernel without them and keep its allocation.
+ * Forced inline: left a call, the EXT build spills ~300 B around it.
  */
 template <int V, int B, bool EXT>
-__device__ void dispatch(const char *smb, uint32_t lane4, uint8_t *base,
-			 const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
-			 const gpu_aes_dev_key *keys, uint32_t *ghash)
+__device__ __forceinline__ void
+dispatch(const char *smb, uint32_t lane4, uint8_t *base, const gpu_aes_kseg &sg,
+	 const gpu_aes_kchunk &ch, const gpu_aes_dev_key *keys, uint32_t *ghash)
 {
 	if (!EXT && sg.op > GPU_AES_KOP_ECB_DEC)
 		return;

@@ -17,6 +17,8 @@ struct bench_opts {
 	unsigned int threads;		/* producer / CPU threads, 0 = all */
 	const char *gpus;
 	int sweep;			/* raw: sweep launch shapes too */
+	unsigned int shape[4];		/* raw: variant, threads, bpt, CTAs/SM;
+					 * shape[1] == 0: the default shape */
 	int qd1;			/* helper: QD1 latency runs too */
 };
 

@@ -6,6 +6,7 @@
  * all cores in the same run.  Prints a table, writes JSON; plot it with
  * helper/cuda/bench_plot.py.
  */
+#include "aes_gpu.h"
 #include "bench.h"
 
 #include <getopt.h>
@@ -77,6 +78,9 @@ static void usage(FILE *f)
 "usage: gpu-aes-bench [options]\n"
 "  --raw            raw kernels, data resident in GPU memory\n"
 "  --sweep          with --raw: time every launch shape first\n"
+"  --shape 'V T B C'  with --raw: time this launch shape, not the default\n"
+"                   (variant 0|1, threads 128|256|512, blocks per thread\n"
+"                   1|2|4, CTAs per SM 1..8; the shape file's syntax)\n"
 "  --helper         helper path through the in-process producer\n"
 "  --no-qd1         with --helper: deep-queue runs only\n"
 "  --cpu            OpenSSL EVP on 1 core and on all cores\n"
@@ -89,6 +93,20 @@ static void usage(FILE *f)
 "  --gpus LIST      GPUs for the helper path, e.g. 0,1 (default all)\n"
 "  --json FILE      write results as JSON (default out/bench.json)\n"
 "  --help\n");
+}
+
+/* The helper's shape-file syntax, so a swept shape can be pasted back. */
+static int parse_shape(const char *s, unsigned int sh[4])
+{
+	struct gpu_aes_shape shape;
+
+	if (gpu_aes_shape_parse(s, &shape))
+		return -1;
+	sh[0] = shape.variant;
+	sh[1] = shape.threads;
+	sh[2] = shape.bpt;
+	sh[3] = shape.ctas_per_sm;
+	return 0;
 }
 
 static int parse_range(const char *s, size_t *a, size_t *b)
@@ -111,6 +129,7 @@ int main(int argc, char **argv)
 		{ "helper", no_argument, NULL, 'p' },
 		{ "cpu", no_argument, NULL, 'c' },
 		{ "pcie", no_argument, NULL, 'e' },
+		{ "shape", required_argument, NULL, 'S' },
 		{ "raw-sizes", required_argument, NULL, 'R' },
 		{ "req-sizes", required_argument, NULL, 'Q' },
 		{ "seconds", required_argument, NULL, 's' },
@@ -121,7 +140,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_opts o = { 16384, 1U << 30, 512, 1U << 20, 1.0, 0, NULL,
-				0, 1 };
+				0, { 0, 0, 0, 0 }, 1 };
 	const char *json = "out/bench.json";
 	int raw = 0, helper = 0, cpu = 0, pcie = 0, c, err = 0;
 
@@ -133,6 +152,10 @@ int main(int argc, char **argv)
 		case 'p': helper = 1; break;
 		case 'c': cpu = 1; break;
 		case 'e': pcie = 1; break;
+		case 'S':
+			if (parse_shape(optarg, o.shape))
+				goto bad;
+			break;
 		case 'R':
 			if (parse_range(optarg, &o.raw_min, &o.raw_max))
 				goto bad;
@@ -149,7 +172,7 @@ int main(int argc, char **argv)
 		default: goto bad;
 		}
 	}
-	if (optind != argc || o.seconds <= 0)
+	if (optind != argc || o.seconds <= 0 || (o.sweep && o.shape[1]))
 		goto bad;
 	if (!raw && !helper && !cpu && !pcie)
 		raw = helper = cpu = pcie = 1;

@@ -154,6 +154,8 @@ extern "C" int bench_raw(const struct bench_opts *o)
 	for (int i = 0; i < 4; i++)
 		sg.aux[i] = 0x9e3779b9U * (i + 1);	/* XTS: E_K2(iv) */
 
+	if (o->shape[1])
+		best = { o->shape[0], o->shape[1], o->shape[2], o->shape[3] };
 	if (o->sweep) {
 		size_t n = std::min<size_t>(maxb, 256U << 20);
 

@@ -141,12 +141,13 @@ static void test_chunks(void)
 	s[0].len = 16 * 4096 * 1000;
 	s[0].op = GPU_AES_KOP_GCM_DEC;
 	s[1].op = GPU_AES_KOP_CTR;
-	/* 4096032 + 4096 blocks on 132 CTAs: 2 chunks each of 15531 -> 15616 */
-	EXPECT(gpu_aes_chunk_blocks(s, 2, 132) == 15616);
+	/* 4096032 + 4096 blocks on 132 CTAs: one chunk each of 31062 -> 31232 */
+	EXPECT(gpu_aes_chunk_blocks(s, 2, 132) == 31232);
 	EXPECT(gpu_aes_chunk_blocks(s, 2, 0) == GPU_AES_CHUNK_BLOCKS_GCM);
-	s[0].len = 1U << 30;	/* 67108896 blocks: 4162 chunks, <= 16 per CTA */
-	EXPECT(gpu_aes_chunk_blocks(s, 1, 264) == 16128);
-	EXPECT(gpu_aes_count_chunks(s, 1, 16128) <= 264 * 16);
+	/* 67108896 blocks on 264 CTAs: 254201 each, in 4 of 63551 -> 63744 */
+	s[0].len = 1U << 30;
+	EXPECT(gpu_aes_chunk_blocks(s, 1, 264) == 63744);
+	EXPECT(gpu_aes_count_chunks(s, 1, 63744) <= 264 * 4);
 	s[0].len = 16 * 4096 * 1000;
 	s[1].op = GPU_AES_KOP_XTS_ENC;
 	EXPECT(gpu_aes_chunk_blocks(s, 2, 132) == GPU_AES_CHUNK_BLOCKS);
@@ -540,6 +541,27 @@ static void test_gcm_hash(void)
 		}
 	}
 	EXPECT(ok);
+
+	/* Several chunks at the GCM cap: a text of 2.5 chunks plus AAD. */
+	{
+		const uint32_t len = GPU_AES_CHUNK_BLOCKS_GCM * 40 + 7;
+		uint8_t *big = malloc(2 * (size_t)len + 16);
+		uint8_t key[32], iv[12], want[16], got[16];
+
+		EXPECT(big != NULL);
+		if (!big)
+			return;
+		rng_fill(&g, key, 32);
+		rng_fill(&g, iv, 12);
+		rng_fill(&g, aad, 1000);
+		rng_fill(&g, big, len);
+		EXPECT(ref_gcm(0, key, 16, iv, aad, 1000, big, big + len, len,
+			       want, 16) == 0);
+		EXPECT(gcm_emulate(key, 16, iv, aad, 1000, big + len, len,
+				   GPU_AES_CHUNK_BLOCKS_GCM, 512, got) == 0);
+		EXPECT(memcmp(got, want, 16) == 0);
+		free(big);
+	}
 }
 
 int main(void)
