@@ -48,6 +48,12 @@ check_counters() {
 	return $_ok
 }
 
+# differ GOT WANT: where two files part and how long each is, so a
+# truncated output reads differently from a wrong one.
+differ() {
+	echo "$(cmp "$1" "$2" 2>&1 | head -n 1); $(wc -c <"$1") vs $(wc -c <"$2") bytes"
+}
+
 # run_case MODE CIPHER BITS SIZE IV: one size, encrypt + decrypt.
 run_case() {
 	mode=$1 cipher=$2 bits=$3 n=$4 iv=$5
@@ -71,9 +77,9 @@ run_case() {
 		-i "$d/ct" -o "$d/back" ||
 		{ note "$n B: kcapi-enc -d failed ($?)"; return 1; }
 	cmp -s "$d/ct" "$d/ref" ||
-		{ note "$n B: ciphertext differs from openssl"; return 1; }
+		{ note "$n B: ciphertext differs from openssl: $(differ "$d/ct" "$d/ref")"; return 1; }
 	cmp -s "$d/back" "$d/pt" ||
-		{ note "$n B: decryption differs from the plaintext"; return 1; }
+		{ note "$n B: decryption differs from the plaintext: $(differ "$d/back" "$d/pt")"; return 1; }
 	check_counters k "$n" || { note "$n B: counters wrong (above)"; return 1; }
 }
 
