@@ -58,6 +58,14 @@ differ() {
 run_case() {
 	mode=$1 cipher=$2 bits=$3 n=$4 iv=$5
 	randfile "$d/pt" "$n"
+	# kcapi-enc 1.4.0 (Debian 12) reads far past a 1-byte input whose byte
+	# is 0x00 and dies with SIGSEGV (its padding warning counts down from
+	# st_size - 2 in a uint32_t; fixed upstream in libkcapi e8396c2, in no
+	# release yet): 1 run in 256 of each 1-byte case failed for no fault
+	# of ours.  Any other byte exercises the same driver path.
+	while [ "$n" = 1 ] && [ "$(hex "$d/pt")" = 00 ]; do
+		randfile "$d/pt" 1
+	done
 	if [ "$mode" = ctr ]; then
 		openssl enc -aes-"$bits"-ctr -K "$K" -iv "$iv" -in "$d/pt" \
 			-out "$d/ref" || { note "openssl failed"; return 1; }
