@@ -29,6 +29,46 @@
 #define GF_HD static inline
 #endif
 
+/*
+ * Multiplication by a constant (GHASH's Horner step by a fixed power of H):
+ * the constant's share of the work below, its 9 Karatsuba pieces each
+ * split into the four bit classes, is done once per key (36 words), which
+ * removes about a sixth of the integer logic of every product; the
+ * multiplies themselves issue on the FMA pipe, the logic on the ALU pipe
+ * that AES's PRMT/LOP3 also use (NOTES.md, experiment X4).
+ */
+struct gf128_pre {
+	uint32_t m[9][4];
+};
+
+GF_HD void gf_split4(uint32_t b, uint32_t m[4])
+{
+	m[0] = b & 0x11111111U;
+	m[1] = b & 0x22222222U;
+	m[2] = b & 0x44444444U;
+	m[3] = b & 0x88888888U;
+}
+
+/* 32x32 -> 64 carry-less, b already split by gf_split4(). */
+GF_HD uint64_t gf_clmul32_pre(uint32_t a, const uint32_t b[4])
+{
+	uint64_t a0 = a & 0x11111111U, a1 = a & 0x22222222U;
+	uint64_t a2 = a & 0x44444444U, a3 = a & 0x88888888U;
+	uint64_t b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
+	uint64_t z0 = (a0 * b0) ^ (a1 * b3) ^ (a2 * b2) ^ (a3 * b1);
+	uint64_t z1 = (a0 * b1) ^ (a1 * b0) ^ (a2 * b3) ^ (a3 * b2);
+	uint64_t z2 = (a0 * b2) ^ (a1 * b1) ^ (a2 * b0) ^ (a3 * b3);
+	uint64_t z3 = (a0 * b3) ^ (a1 * b2) ^ (a2 * b1) ^ (a3 * b0);
+
+	return (z0 & 0x1111111111111111ULL) | (z1 & 0x2222222222222222ULL) |
+	       (z2 & 0x4444444444444444ULL) | (z3 & 0x8888888888888888ULL);
+}
+
+/*
+ * 32x32 -> 64 carry-less.  Not written as gf_split4() + gf_clmul32_pre():
+ * that form compiles the GCM kernel to different code, and the figures in
+ * docs/benchmarks.md are for this one.
+ */
 GF_HD uint64_t gf_clmul32(uint32_t a, uint32_t b)
 {
 	uint64_t a0 = a & 0x11111111U, a1 = a & 0x22222222U;
@@ -56,26 +96,18 @@ GF_HD void gf_clmul64(uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
 	*hi = h ^ (m >> 32);
 }
 
-/* r = a * b mod x^128 + x^7 + x^2 + x + 1; r may alias a or b. */
-GF_HD void gf128_mul(const uint32_t a[4], const uint32_t b[4], uint32_t r[4])
+/*
+ * r = the 256-bit product l0 + p1 x^64 + p2 x^128 + h1 x^192 modulo
+ * x^128 + x^7 + x^2 + x + 1: fold the high half, then its overflow.
+ */
+GF_HD void gf128_reduce(uint64_t l0, uint64_t p1, uint64_t p2, uint64_t h1,
+			uint32_t r[4])
 {
-	uint64_t a0 = a[0] | (uint64_t)a[1] << 32, a1 = a[2] | (uint64_t)a[3] << 32;
-	uint64_t b0 = b[0] | (uint64_t)b[1] << 32, b1 = b[2] | (uint64_t)b[3] << 32;
-	uint64_t l0, l1, h0, h1, m0, m1, p1, p2, t, r0, r1;
+	uint64_t t = (h1 >> 63) ^ (h1 >> 62) ^ (h1 >> 57);
+	uint64_t r0 = l0 ^ p2 ^ (p2 << 1) ^ (p2 << 2) ^ (p2 << 7);
+	uint64_t r1 = p1 ^ h1 ^ (h1 << 1 | p2 >> 63) ^ (h1 << 2 | p2 >> 62) ^
+		      (h1 << 7 | p2 >> 57);
 
-	gf_clmul64(a0, b0, &l0, &l1);
-	gf_clmul64(a1, b1, &h0, &h1);
-	gf_clmul64(a0 ^ a1, b0 ^ b1, &m0, &m1);
-	m0 ^= l0 ^ h0;
-	m1 ^= l1 ^ h1;
-	/* 256-bit product: l0, p1, p2, h1 */
-	p1 = l1 ^ m0;
-	p2 = h0 ^ m1;
-	/* x^128 = x^7 + x^2 + x + 1: fold the high half, then its overflow. */
-	t = (h1 >> 63) ^ (h1 >> 62) ^ (h1 >> 57);
-	r0 = l0 ^ p2 ^ (p2 << 1) ^ (p2 << 2) ^ (p2 << 7);
-	r1 = p1 ^ h1 ^ (h1 << 1 | p2 >> 63) ^ (h1 << 2 | p2 >> 62) ^
-	     (h1 << 7 | p2 >> 57);
 	r0 ^= t ^ (t << 1) ^ (t << 2) ^ (t << 7);
 	r[0] = (uint32_t)r0;
 	r[1] = (uint32_t)(r0 >> 32);
@@ -83,24 +115,19 @@ GF_HD void gf128_mul(const uint32_t a[4], const uint32_t b[4], uint32_t r[4])
 	r[3] = (uint32_t)(r1 >> 32);
 }
 
-/*
- * Multiplication by a constant (GHASH's Horner step by a fixed power of H):
- * the constant's share of the work above, its 9 Karatsuba pieces each
- * split into the four bit classes, is done once per key (36 words), which
- * removes about a sixth of the integer logic of every product; the
- * multiplies themselves issue on the FMA pipe, the logic on the ALU pipe
- * that AES's PRMT/LOP3 also use (NOTES.md, experiment X4).
- */
-struct gf128_pre {
-	uint32_t m[9][4];
-};
-
-GF_HD void gf_split4(uint32_t b, uint32_t m[4])
+/* r = a * b mod x^128 + x^7 + x^2 + x + 1; r may alias a or b. */
+GF_HD void gf128_mul(const uint32_t a[4], const uint32_t b[4], uint32_t r[4])
 {
-	m[0] = b & 0x11111111U;
-	m[1] = b & 0x22222222U;
-	m[2] = b & 0x44444444U;
-	m[3] = b & 0x88888888U;
+	uint64_t a0 = a[0] | (uint64_t)a[1] << 32, a1 = a[2] | (uint64_t)a[3] << 32;
+	uint64_t b0 = b[0] | (uint64_t)b[1] << 32, b1 = b[2] | (uint64_t)b[3] << 32;
+	uint64_t l0, l1, h0, h1, m0, m1;
+
+	gf_clmul64(a0, b0, &l0, &l1);
+	gf_clmul64(a1, b1, &h0, &h1);
+	gf_clmul64(a0 ^ a1, b0 ^ b1, &m0, &m1);
+	m0 ^= l0 ^ h0;
+	m1 ^= l1 ^ h1;
+	gf128_reduce(l0, l1 ^ m0, h0 ^ m1, h1, r);
 }
 
 GF_HD void gf128_precompute(const uint32_t b[4], struct gf128_pre *p)
@@ -116,20 +143,6 @@ GF_HD void gf128_precompute(const uint32_t b[4], struct gf128_pre *p)
 	gf_split4(m0, p->m[6]);
 	gf_split4(m1, p->m[7]);
 	gf_split4(m0 ^ m1, p->m[8]);
-}
-
-GF_HD uint64_t gf_clmul32_pre(uint32_t a, const uint32_t b[4])
-{
-	uint64_t a0 = a & 0x11111111U, a1 = a & 0x22222222U;
-	uint64_t a2 = a & 0x44444444U, a3 = a & 0x88888888U;
-	uint64_t b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
-	uint64_t z0 = (a0 * b0) ^ (a1 * b3) ^ (a2 * b2) ^ (a3 * b1);
-	uint64_t z1 = (a0 * b1) ^ (a1 * b0) ^ (a2 * b3) ^ (a3 * b2);
-	uint64_t z2 = (a0 * b2) ^ (a1 * b1) ^ (a2 * b0) ^ (a3 * b3);
-	uint64_t z3 = (a0 * b3) ^ (a1 * b2) ^ (a2 * b1) ^ (a3 * b0);
-
-	return (z0 & 0x1111111111111111ULL) | (z1 & 0x2222222222222222ULL) |
-	       (z2 & 0x4444444444444444ULL) | (z3 & 0x8888888888888888ULL);
 }
 
 /* a times pieces i..i+2 of p (one 64-bit Karatsuba level). */
@@ -150,24 +163,14 @@ GF_HD void gf128_mul_pre(const uint32_t a[4], const struct gf128_pre *p,
 			 uint32_t r[4])
 {
 	uint64_t a0 = a[0] | (uint64_t)a[1] << 32, a1 = a[2] | (uint64_t)a[3] << 32;
-	uint64_t l0, l1, h0, h1, m0, m1, p1, p2, t, r0, r1;
+	uint64_t l0, l1, h0, h1, m0, m1;
 
 	gf_clmul64_pre(a0, p, 0, &l0, &l1);
 	gf_clmul64_pre(a1, p, 3, &h0, &h1);
 	gf_clmul64_pre(a0 ^ a1, p, 6, &m0, &m1);
 	m0 ^= l0 ^ h0;
 	m1 ^= l1 ^ h1;
-	p1 = l1 ^ m0;
-	p2 = h0 ^ m1;
-	t = (h1 >> 63) ^ (h1 >> 62) ^ (h1 >> 57);
-	r0 = l0 ^ p2 ^ (p2 << 1) ^ (p2 << 2) ^ (p2 << 7);
-	r1 = p1 ^ h1 ^ (h1 << 1 | p2 >> 63) ^ (h1 << 2 | p2 >> 62) ^
-	     (h1 << 7 | p2 >> 57);
-	r0 ^= t ^ (t << 1) ^ (t << 2) ^ (t << 7);
-	r[0] = (uint32_t)r0;
-	r[1] = (uint32_t)(r0 >> 32);
-	r[2] = (uint32_t)r1;
-	r[3] = (uint32_t)(r1 >> 32);
+	gf128_reduce(l0, l1 ^ m0, h0 ^ m1, h1, r);
 }
 
 /* w *= x^k for 1 <= k <= 32 (XTS: k doublings of the tweak). */

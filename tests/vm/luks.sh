@@ -49,12 +49,10 @@ done
 xts_path() {
 	_ok=0
 	if with_helper; then
-		delta "$1" ring_xts_requests
-		[ "$D" -ge "$2" ] || { note "$3: ring_xts_requests moved by $D, want >= $2"; _ok=1; }
+		expect_min "$1" ring_xts_requests "$2" "$3" || _ok=1
 		expect_delta "$1" fallback_requests 0 || _ok=1
 	else
-		delta "$1" fallback_requests
-		[ "$D" -ge "$2" ] || { note "$3: fallback_requests moved by $D, want >= $2"; _ok=1; }
+		expect_min "$1" fallback_requests "$2" "$3" || _ok=1
 		expect_delta "$1" ring_requests 0 || _ok=1
 		expect_delta "$1" ring_xts_requests 0 || _ok=1
 	fi
