@@ -207,7 +207,8 @@ static struct aead_alg gpu_aes_gcm_alg = {
 
 int gpu_aes_aead_register(void)
 {
-	gpu_aes_gcm_alg.base.cra_priority = gpu_aes_priority;
+	/* See gpu_aes_priority: above any template over our ctr. */
+	gpu_aes_gcm_alg.base.cra_priority = gpu_aes_priority + 1;
 	return crypto_register_aead(&gpu_aes_gcm_alg);
 }
 

@@ -21,12 +21,16 @@
 /*
  * 1500 beats every x86 AES implementation: aesni's skciphers (400/401),
  * 6.12's VAES xts and gcm (at most 800), and any template instance over
- * them, whose priority is at most the average of its parts.
+ * them, whose priority is at most the average of its parts.  ecb and ctr
+ * register at it, xts and gcm one above: a template instance over our own
+ * ecb or ctr takes their priority (xts(ecb-aes-gpu) exactly 1500, once
+ * someone asks for "xts(ecb(aes))"), and registered later it would win a
+ * tie against the native driver.
  */
 int gpu_aes_priority = 1500;
 module_param_named(priority, gpu_aes_priority, int, 0444);
 MODULE_PARM_DESC(priority,
-		 "cra_priority of ecb-, ctr-, xts- and gcm-aes-gpu (default 1500; read at load)");
+		 "cra_priority of ecb- and ctr-aes-gpu; xts- and gcm-aes-gpu get one more (default 1500; read at load)");
 
 /*
  * 256 keeps lone tiny requests (testmgr vectors, IVs, headers) off the ring

@@ -251,6 +251,8 @@ int gpu_aes_skcipher_register(void)
 
 	for (i = 0; i < ARRAY_SIZE(gpu_aes_algs); i++)
 		gpu_aes_algs[i].base.cra_priority = gpu_aes_priority;
+	/* See gpu_aes_priority: above any template over our ecb. */
+	gpu_aes_algs[GPU_AES_ALG_XTS - GPU_AES_ALG_ECB].base.cra_priority++;
 	return crypto_register_skciphers(gpu_aes_algs,
 					 ARRAY_SIZE(gpu_aes_algs));
 }

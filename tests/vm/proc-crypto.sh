@@ -1,13 +1,16 @@
 #!/bin/sh
 # proc-crypto.sh - the four drivers are registered, passed testmgr and win
-# the lookup by name at the priority the module parameter says; xts-aes-gpu
-# and gcm-aes-gpu must outrank every other xts(aes)/gcm(aes) driver (the
-# guest's aesni ones included), since LUKS2 and kTLS look up by name.  A
+# the lookup by name at the priority the module parameter says (xts and gcm
+# one above it); xts-aes-gpu and gcm-aes-gpu must outrank every other
+# xts(aes)/gcm(aes) driver (the guest's aesni ones, and any template over
+# our ecb or ctr, included), since LUKS2 and kTLS look up by name.  A
 # driver that fails its self-test is silently replaced by aesni, so this is
 # checked before anything else trusts a lookup by name.
 . "$(dirname "$0")/lib.sh"
 
 prio=$(param priority)
+# xts and gcm one above ecb and ctr, so no template over those ties them.
+cprio=$((prio + 1))
 
 want() {
 	got=$(crypto_field "$1" "$2")
@@ -26,21 +29,21 @@ other_prio() {
 		END { flush(); print m + 0, (md == "" ? "none" : md) }' /proc/crypto
 }
 
-# check_driver DRIVER NAME BLOCKSIZE IVSIZE [MINKEY MAXKEY]
+# check_driver DRIVER NAME PRIORITY BLOCKSIZE IVSIZE [MINKEY MAXKEY]
 check_driver() {
 	ok=1
 	want "$1" name "$2"
 	want "$1" module gpu_aes
 	want "$1" selftest passed
-	want "$1" priority "$prio"
+	want "$1" priority "$3"
 	want "$1" type skcipher
 	want "$1" async yes
 	want "$1" internal no
-	want "$1" blocksize "$3"
-	want "$1" ivsize "$4"
-	want "$1" "min keysize" "${5:-16}"
-	want "$1" "max keysize" "${6:-32}"
-	if [ $ok = 1 ]; then pass "$1 registered, selftest passed, priority $prio"
+	want "$1" blocksize "$4"
+	want "$1" ivsize "$5"
+	want "$1" "min keysize" "${6:-16}"
+	want "$1" "max keysize" "${7:-32}"
+	if [ $ok = 1 ]; then pass "$1 registered, selftest passed, priority $3"
 	else fail "$1 registration"; fi
 }
 
@@ -71,26 +74,26 @@ strictly_first() {
 	# shellcheck disable=SC2046
 	set -- "$1" "$2" $(other_prio "$1" "$2")
 	best=$(best_driver "$2")
-	[ "$prio" -gt "$3" ] && [ "$best" = "$1" ] &&
-		pass "$2 resolves to $1: priority $prio > $3 ($4, the best other driver)" ||
-		fail "$2 resolves to '$best'; $1 priority $prio, best other $3 ($4)"
+	[ "$cprio" -gt "$3" ] && [ "$best" = "$1" ] &&
+		pass "$2 resolves to $1: priority $cprio > $3 ($4, the best other driver)" ||
+		fail "$2 resolves to '$best'; $1 priority $cprio, best other $3 ($4)"
 }
 
-check_driver ecb-aes-gpu 'ecb(aes)' 16 0
+check_driver ecb-aes-gpu 'ecb(aes)' "$prio" 16 0
 resolves ecb-aes-gpu 'ecb(aes)'
-check_driver ctr-aes-gpu 'ctr(aes)' 1 16
+check_driver ctr-aes-gpu 'ctr(aes)' "$prio" 1 16
 resolves ctr-aes-gpu 'ctr(aes)'
-check_driver xts-aes-gpu 'xts(aes)' 16 16 32 64
+check_driver xts-aes-gpu 'xts(aes)' "$cprio" 16 16 32 64
 strictly_first xts-aes-gpu 'xts(aes)'
 
 # gcm-aes-gpu is an AEAD: /proc/crypto shows no key sizes for it.
 ok=1
-for f in "name gcm(aes)" "module gpu_aes" "selftest passed" "priority $prio" \
+for f in "name gcm(aes)" "module gpu_aes" "selftest passed" "priority $cprio" \
 	"type aead" "async yes" "internal no" "blocksize 1" "ivsize 12" \
 	"maxauthsize 16"; do
 	want gcm-aes-gpu "${f% *}" "${f##* }"
 done
-[ $ok = 1 ] && pass "gcm-aes-gpu registered (aead), selftest passed, priority $prio" ||
+[ $ok = 1 ] && pass "gcm-aes-gpu registered (aead), selftest passed, priority $cprio" ||
 	fail "gcm-aes-gpu registration"
 strictly_first gcm-aes-gpu 'gcm(aes)'
 
