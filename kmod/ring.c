@@ -248,6 +248,16 @@ int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 		why = GPU_AES_FB_SMALL;
 	} else if (bytes > READ_ONCE(gpu_aes_ring_max_bytes)) {
 		why = GPU_AES_FB_LARGE;
+	} else if (!job->may_backlog) {
+		/*
+		 * A caller that cannot be told -EBUSY gets its answer before
+		 * the call returns.  AF_ALG's AEAD AIO is one: it refuses a
+		 * socket's next AIO read with -EBUSY while one is in flight
+		 * (af_alg_alloc_areq()), so answering -EINPROGRESS would fail
+		 * the reads queued behind it, where the CPU driver we displace
+		 * answers each at once.
+		 */
+		why = GPU_AES_FB_NO_BACKLOG;
 	} else {
 		ret = gpu_aes_ring_submit(ring, job, &why);
 		if (ret != GPU_AES_RING_FALLBACK)
@@ -284,7 +294,7 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 		   !gpu_aes_ring_reserve(ring, job)) {
 		reserved = true;
 		ret = -EINPROGRESS;
-	} else if (job->may_backlog) {
+	} else {
 		/* Queued behind older backlog so nothing starves. */
 		job->backlogged = true;
 		job->deadline = jiffies + gpu_aes_timeout_jiffies();
@@ -292,9 +302,6 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 		gpu_aes_stat_inc(GPU_AES_STAT_BACKLOGGED);
 		gpu_aes_ring_arm_timeout(ring);
 		ret = -EBUSY;
-	} else {
-		*why = GPU_AES_FB_FULL;
-		ret = GPU_AES_RING_FALLBACK;
 	}
 	spin_unlock_bh(&ring->lock);
 	if (!reserved)

@@ -292,7 +292,8 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring);
  * gpu_aes_ring_submit() - post a request to the ring, or backlog it.
  * @ring: the ring.
  * @job: the request's job, every field up to @backlogged filled in but
- *	@node, @deadline, @tag and @status.
+ *	@node, @deadline, @tag and @status; @may_backlog set (gpu_aes_route()
+ *	sends the others to the CPU).
  * @why: out, for GPU_AES_RING_FALLBACK: the reason.
  *
  * Reserves ALIGN(gpu_aes_job_span(), GPU_AES_DATA_ALIGN) bytes under the
@@ -313,8 +314,9 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
  * @job: as for gpu_aes_ring_submit().
  * @bytes: the bytes the policy weighs (GCM: text plus associated data).
  *
- * Requests under ring_min_bytes or over ring_max_bytes go to the CPU, the
- * rest to gpu_aes_ring_submit().  Counts the fallback and its reason.
+ * Requests under ring_min_bytes or over ring_max_bytes, and requests
+ * without CRYPTO_TFM_REQ_MAY_BACKLOG, go to the CPU, the rest to
+ * gpu_aes_ring_submit().  Counts the fallback and its reason.
  *
  * Return: -EINPROGRESS, -EBUSY, or GPU_AES_RING_FALLBACK: the caller runs
  * the request on the CPU now.

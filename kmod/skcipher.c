@@ -3,11 +3,11 @@
  * skcipher.c - ecb-aes-gpu, ctr-aes-gpu and xts-aes-gpu: the crypto API
  * side and the CPU fallback.
  *
- * Routing (docs/design.md, "Request path policy", gpu_aes_route()):
- * requests shorter than ring_min_bytes or longer than ring_max_bytes run
- * at once on the fallback and return synchronously; the rest go to the
- * ring (-EINPROGRESS), the backlog (-EBUSY, MAY_BACKLOG only) or, with no
- * helper or no space, the fallback too.  The fallback is a synchronous
+ * Routing (kmod/README.md, "Routing of a request", gpu_aes_route()):
+ * requests shorter than ring_min_bytes or longer than ring_max_bytes, and
+ * requests without MAY_BACKLOG, run at once on the fallback and return
+ * synchronously; the rest go to the ring (-EINPROGRESS), the backlog
+ * (-EBUSY) or, with no helper, the fallback too.  The fallback is a synchronous
  * software skcipher of the same algorithm (CRYPTO_ALG_ASYNC masked out), so
  * it can run in any context and never picks this driver again
  * (CRYPTO_ALG_NEED_FALLBACK masked out).

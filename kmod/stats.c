@@ -21,6 +21,7 @@ void gpu_aes_stat_fallback(enum gpu_aes_fallback_reason why, u64 len)
 		[GPU_AES_FB_LARGE] = GPU_AES_STAT_FALLBACK_LARGE,
 		[GPU_AES_FB_FULL] = GPU_AES_STAT_FALLBACK_FULL,
 		[GPU_AES_FB_STALLED] = GPU_AES_STAT_FALLBACK_STALLED,
+		[GPU_AES_FB_NO_BACKLOG] = GPU_AES_STAT_FALLBACK_NO_BACKLOG,
 	};
 
 	gpu_aes_stat_inc(reason[why]);
@@ -69,6 +70,7 @@ GPU_AES_STAT_ATTR(ring_ctr_requests, GPU_AES_STAT_RING_CTR_REQUESTS);
 GPU_AES_STAT_ATTR(ring_xts_requests, GPU_AES_STAT_RING_XTS_REQUESTS);
 GPU_AES_STAT_ATTR(ring_gcm_requests, GPU_AES_STAT_RING_GCM_REQUESTS);
 GPU_AES_STAT_ATTR(auth_failures, GPU_AES_STAT_AUTH_FAILURES);
+GPU_AES_STAT_ATTR(fallback_no_backlog, GPU_AES_STAT_FALLBACK_NO_BACKLOG);
 
 static struct attribute *gpu_aes_stat_attrs[] = {
 	&gpu_aes_attr_ring_requests.attr.attr,
@@ -92,6 +94,7 @@ static struct attribute *gpu_aes_stat_attrs[] = {
 	&gpu_aes_attr_ring_xts_requests.attr.attr,
 	&gpu_aes_attr_ring_gcm_requests.attr.attr,
 	&gpu_aes_attr_auth_failures.attr.attr,
+	&gpu_aes_attr_fallback_no_backlog.attr.attr,
 	NULL
 };
 

@@ -16,7 +16,7 @@
  * @GPU_AES_STAT_RING_REQUESTS: requests posted to the ring.
  * @GPU_AES_STAT_RING_BYTES: bytes of those requests.
  * @GPU_AES_STAT_FALLBACK_REQUESTS: requests the submission path ran on the
- *	CPU (sum of the four fallback_* reasons below).
+ *	CPU (the sum of the fallback_* reasons below).
  * @GPU_AES_STAT_FALLBACK_BYTES: bytes of those requests.
  * @GPU_AES_STAT_FALLBACK_NO_HELPER: ... because no helper was attached.
  * @GPU_AES_STAT_FALLBACK_SMALL: ... because shorter than ring_min_bytes.
@@ -42,6 +42,8 @@
  * @GPU_AES_STAT_AUTH_FAILURES: GCM decryptions that went to the ring (or
  *	its backlog) and completed with -EBADMSG, whether the helper or the
  *	CPU replay found the tag wrong.
+ * @GPU_AES_STAT_FALLBACK_NO_BACKLOG: ... because the request lacks
+ *	CRYPTO_TFM_REQ_MAY_BACKLOG, so its caller gets its answer at once.
  * @GPU_AES_NR_STATS: number of counters.
  */
 enum gpu_aes_stat {
@@ -67,6 +69,7 @@ enum gpu_aes_stat {
 	GPU_AES_STAT_RING_XTS_REQUESTS,
 	GPU_AES_STAT_RING_GCM_REQUESTS,
 	GPU_AES_STAT_AUTH_FAILURES,
+	GPU_AES_STAT_FALLBACK_NO_BACKLOG,
 	GPU_AES_NR_STATS
 };
 
@@ -77,6 +80,7 @@ enum gpu_aes_stat {
  * @GPU_AES_FB_LARGE: longer than ring_max_bytes or data area / 4.
  * @GPU_AES_FB_FULL: no tag, data space or key slot, and no MAY_BACKLOG.
  * @GPU_AES_FB_STALLED: the helper is stalled (see struct gpu_aes_ring).
+ * @GPU_AES_FB_NO_BACKLOG: no CRYPTO_TFM_REQ_MAY_BACKLOG (gpu_aes_route()).
  */
 enum gpu_aes_fallback_reason {
 	GPU_AES_FB_NO_HELPER,
@@ -84,6 +88,7 @@ enum gpu_aes_fallback_reason {
 	GPU_AES_FB_LARGE,
 	GPU_AES_FB_FULL,
 	GPU_AES_FB_STALLED,
+	GPU_AES_FB_NO_BACKLOG,
 };
 
 extern atomic64_t gpu_aes_stats[GPU_AES_NR_STATS];

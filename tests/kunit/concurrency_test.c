@@ -130,8 +130,8 @@ static void gpu_aes_conc_scan_mid_copy(struct kunit *test)
 {
 	struct fake_helper *h = gt_ring_setup(test, FAKE_HELPER_ENTRIES);
 	struct gt_tfm *t = gt_tfm_new(test, true, 16);
-	struct gt_req *a = gt_req_new(test, t, 4000, 0);
-	struct gt_req *b = gt_req_new(test, t, 3000, 0);
+	struct gt_req *a = gt_req_new(test, t, 4000, GT_BL);
+	struct gt_req *b = gt_req_new(test, t, 3000, GT_BL);
 	struct gpu_aes_sqe sqe[2];
 	unsigned long until;
 	struct gt_stats s;
@@ -193,8 +193,8 @@ static void gpu_aes_conc_detach_mid_copy_in(struct kunit *test)
 {
 	struct fake_helper *h = gt_ring_setup(test, FAKE_HELPER_ENTRIES);
 	struct gt_tfm *t = gt_tfm_new(test, false, 32);
-	struct gt_req *a = gt_req_new(test, t, 8192, 0);
-	struct gt_req *b = gt_req_new(test, t, 65536, 0);
+	struct gt_req *a = gt_req_new(test, t, 8192, GT_BL);
+	struct gt_req *b = gt_req_new(test, t, 65536, GT_BL);
 	struct gt_call *c, *d;
 	struct gt_stats s;
 
@@ -235,7 +235,7 @@ static void gpu_aes_conc_detach_mid_copy_out(struct kunit *test)
 {
 	struct fake_helper *h = gt_ring_setup(test, FAKE_HELPER_ENTRIES);
 	struct gt_tfm *t = gt_tfm_new(test, true, 24);
-	struct gt_req *a = gt_req_new(test, t, 100000, 0);
+	struct gt_req *a = gt_req_new(test, t, 100000, GT_BL);
 	struct gpu_aes_sqe sqe;
 	struct gt_call *c, *d;
 	struct gt_stats s;
@@ -391,7 +391,7 @@ static void gpu_aes_conc_reapers(struct kunit *test)
 	for (i = 0; i < GT_CONC_ROUNDS; i++) {
 		for (j = 0; j < GT_CONC_REQS; j++) {
 			r[i][j] = gt_req_new(test, j & 1 ? ecb : ctr,
-					     512 + 64 * ((i * 7 + j) % 40), 0);
+					     512 + 64 * ((i * 7 + j) % 40), GT_BL);
 			KUNIT_ASSERT_EQ(test, gt_req_start(r[i][j], j & 2),
 					-EINPROGRESS);
 		}

@@ -52,7 +52,7 @@ static void gpu_aes_hostile_rejected_one_by_one(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < 2; i++) {
-		r[i] = gt_req_new(test, t, 2048, 0);
+		r[i] = gt_req_new(test, t, 2048, GT_BL);
 		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false), -EINPROGRESS);
 	}
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, 2), 2);
@@ -113,7 +113,7 @@ static void gpu_aes_hostile_cq_tail(struct kunit *test)
 	struct gt_stats s;
 	unsigned int i;
 
-	r = gt_req_new(test, t, 1111, 0);
+	r = gt_req_new(test, t, 1111, GT_BL);
 	KUNIT_ASSERT_EQ(test, gt_req_start(r, false), -EINPROGRESS);
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, &sqe, 1), 1);
 	fake_helper_post(h, sqe.tag, sqe.seq, fake_helper_compute(h, &sqe));
@@ -145,7 +145,7 @@ static void gpu_aes_hostile_error_status(struct kunit *test)
 
 	gt_stats_snap(&s);
 	for (i = 0; i < 2; i++) {
-		r[i] = gt_req_new(test, t, 4096, 0);
+		r[i] = gt_req_new(test, t, 4096, GT_BL);
 		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], i), -EINPROGRESS);
 	}
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, 2), 2);
@@ -178,7 +178,7 @@ static void gpu_aes_hostile_scribbled_region(struct kunit *test)
 
 	for (round = 0; round < 2; round++) {
 		for (i = 0; i < 3; i++) {
-			r[i] = gt_req_new(test, t, 1000 + 500 * i, 0);
+			r[i] = gt_req_new(test, t, 1000 + 500 * i, GT_BL);
 			KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false),
 					-EINPROGRESS);
 		}

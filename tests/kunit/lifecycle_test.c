@@ -94,7 +94,7 @@ static void gpu_aes_setkey_lengths(struct kunit *test)
 		 */
 		for (i = 0; i < ARRAY_SIZE(good); i++) {
 			gt_tfm_rekey(test, t[m], good[i]);
-			r = gt_req_new(test, t[m], 1600, 0);
+			r = gt_req_new(test, t[m], 1600, GT_BL);
 			KUNIT_ASSERT_EQ(test, gt_req_start(r, i & 1),
 					-EINPROGRESS);
 			gt_helper_complete_all(test, h, 1);
@@ -116,7 +116,7 @@ static void gpu_aes_key_slot_lifecycle(struct kunit *test)
 	struct gt_req *r;
 	int slot;
 
-	r = gt_req_new(test, t, 2048, 0);
+	r = gt_req_new(test, t, 2048, GT_BL);
 	KUNIT_ASSERT_EQ(test, gt_req_start(r, false), -EINPROGRESS);
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, &sqe, 1), 1);
 	slot = ctx->key.slot;
@@ -132,7 +132,7 @@ static void gpu_aes_key_slot_lifecycle(struct kunit *test)
 	gt_req_expect_done(test, r);
 
 	gt_tfm_rekey(test, t, 16);
-	r = gt_req_new(test, t, 2048, 0);
+	r = gt_req_new(test, t, 2048, GT_BL);
 	KUNIT_ASSERT_EQ(test, gt_req_start(r, false), -EINPROGRESS);
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, &sqe, 1), 1);
 	KUNIT_EXPECT_EQ(test, sqe.key_slot, slot);
@@ -160,16 +160,16 @@ static void gpu_aes_request_lengths(struct kunit *test)
 	struct gt_req *r;
 
 	gt_stats_snap(&s);
-	r = gt_req_new(test, ecb, 100, 0);
+	r = gt_req_new(test, ecb, 100, GT_BL);
 	KUNIT_EXPECT_EQ(test, crypto_skcipher_encrypt(r->req), -EINVAL);
 	KUNIT_EXPECT_EQ(test, crypto_skcipher_decrypt(r->req), -EINVAL);
 	skcipher_request_set_crypt(r->req, r->sg, r->sg, 0, NULL);
 	KUNIT_EXPECT_EQ(test, crypto_skcipher_encrypt(r->req), 0);
-	r = gt_req_new(test, ctr, 16, 0);
+	r = gt_req_new(test, ctr, 16, GT_BL);
 	skcipher_request_set_crypt(r->req, r->sg, r->sg, 0, r->iv);
 	KUNIT_EXPECT_EQ(test, crypto_skcipher_encrypt(r->req), 0);
 	/* A CTR request of one byte still goes through the ring. */
-	r = gt_req_new(test, ctr, 1, 0);
+	r = gt_req_new(test, ctr, 1, GT_BL);
 	KUNIT_ASSERT_EQ(test, gt_req_start(r, false), -EINPROGRESS);
 	gt_helper_complete_all(test, h, 1);
 	gt_req_expect_done(test, r);

@@ -25,18 +25,16 @@ static void gpu_aes_ring_full(struct kunit *test)
 
 	gt_stats_snap(&s);
 	for (i = 0; i < NR; i++) {
-		r[i] = gt_req_new(test, t, 900 + 64 * i, 0);
+		r[i] = gt_req_new(test, t, 900 + 64 * i, GT_BL);
 		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false), -EINPROGRESS);
 	}
-	/* No tag left and no MAY_BACKLOG: the CPU, synchronously. */
-	extra = gt_req_new(test, t, 2000, 0);
-	KUNIT_EXPECT_EQ(test, gt_req_start(extra, false), 0);
-	gt_req_expect_done(test, extra);
+	/* No tag left: it waits in the backlog, not on the CPU. */
+	extra = gt_req_new(test, t, 2000, GT_BL);
+	KUNIT_EXPECT_EQ(test, gt_req_start(extra, false), -EBUSY);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS), NR);
-	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_FULL), 1);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_BACKLOGGED), 1);
 	KUNIT_EXPECT_EQ(test,
-			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_REQUESTS), 1);
-	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_BACKLOGGED), 0);
+			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_REQUESTS), 0);
 	KUNIT_EXPECT_EQ(test, gpu_aes_ring.in_flight, NR);
 	for (i = 0; i < NR; i++)
 		KUNIT_EXPECT_EQ(test, gt_req_events(r[i]), 0);
@@ -53,6 +51,11 @@ static void gpu_aes_ring_full(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), NR);
 	for (i = 0; i < NR; i++)
 		gt_req_expect_done(test, r[i]);
+	/* The reap admitted the backlogged one into the freed space. */
+	KUNIT_EXPECT_EQ(test, gt_req_events(extra), 1);
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring.in_flight, 1);
+	gt_helper_complete_all(test, h, 1);
+	gt_req_expect_done(test, extra);
 	KUNIT_EXPECT_EQ(test, gpu_aes_ring.in_flight, 0);
 	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_tail, gpu_aes_ring.tag_head);
 	KUNIT_EXPECT_EQ(test, gpu_aes_ring.data_tail, gpu_aes_ring.data_head);
@@ -61,6 +64,7 @@ static void gpu_aes_ring_full(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 0);
 	for (i = 0; i < NR; i++)
 		KUNIT_EXPECT_EQ(test, gt_req_events(r[i]), 1);
+	KUNIT_EXPECT_EQ(test, gt_req_events(extra), 2);
 }
 
 /* Four quarter-size requests fill the data area while tags are free. */
@@ -75,15 +79,15 @@ static void gpu_aes_ring_data_full(struct kunit *test)
 
 	gt_stats_snap(&s);
 	for (i = 0; i < 4; i++) {
-		r[i] = gt_req_new(test, t, q, 0);
+		r[i] = gt_req_new(test, t, q, GT_BL);
 		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], i & 1), -EINPROGRESS);
 	}
-	small = gt_req_new(test, t, 1024, 0);
-	KUNIT_EXPECT_EQ(test, gt_req_start(small, false), 0);
-	gt_req_expect_done(test, small);
-	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_FULL), 1);
+	/* Tags are free but the data area is not: it waits. */
+	small = gt_req_new(test, t, 1024, GT_BL);
+	KUNIT_EXPECT_EQ(test, gt_req_start(small, false), -EBUSY);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_BACKLOGGED), 1);
 	/* Over a quarter of the data area never goes to the ring. */
-	large = gt_req_new(test, t, q + AES_BLOCK_SIZE, 0);
+	large = gt_req_new(test, t, q + AES_BLOCK_SIZE, GT_BL);
 	KUNIT_EXPECT_EQ(test, gt_req_start(large, true), 0);
 	gt_req_expect_done(test, large);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_LARGE), 1);
@@ -91,9 +95,11 @@ static void gpu_aes_ring_data_full(struct kunit *test)
 	gt_helper_complete_all(test, h, 4);
 	for (i = 0; i < 4; i++)
 		gt_req_expect_done(test, r[i]);
-	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS), 4);
+	gt_helper_complete_all(test, h, 1);
+	gt_req_expect_done(test, small);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS), 5);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_BYTES),
-			4 * q);
+			4 * q + 1024);
 }
 
 /*
@@ -115,7 +121,7 @@ static void gpu_aes_ring_wraparound(struct kunit *test)
 	for (round = 0; round < 5; round++) {
 		for (i = 0; i < 7; i++) {
 			r[i] = gt_req_new(test, t,
-					  60000 + get_random_u32_below(40000), 0);
+					  60000 + get_random_u32_below(40000), GT_BL);
 			KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false),
 					-EINPROGRESS);
 		}
@@ -166,7 +172,7 @@ static void gpu_aes_ring_oldest_holds_reuse(struct kunit *test)
 
 	gt_stats_snap(&s);
 	for (i = 0; i < NR; i++) {
-		r[i] = gt_req_new(test, t, 4096, 0);
+		r[i] = gt_req_new(test, t, 4096, GT_BL);
 		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false), -EINPROGRESS);
 	}
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, NR), NR);
@@ -180,27 +186,33 @@ static void gpu_aes_ring_oldest_holds_reuse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_req_events(r[0]), 0);
 	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_tail, 0);
 
-	extra = gt_req_new(test, t, 4096, 0);
-	KUNIT_EXPECT_EQ(test, gt_req_start(extra, false), 0);
-	gt_req_expect_done(test, extra);
-	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_FULL), 1);
+	/* Still full: the next one waits for tag 0. */
+	extra = gt_req_new(test, t, 4096, GT_BL);
+	KUNIT_EXPECT_EQ(test, gt_req_start(extra, false), -EBUSY);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_BACKLOGGED), 1);
 
 	fake_helper_post(h, sqe[0].tag, sqe[0].seq,
 			 fake_helper_compute(h, &sqe[0]));
 	fake_helper_publish(h);
 	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 1);
 	gt_req_expect_done(test, r[0]);
+	/* All 16 freed, and the waiting one took tag 0 again. */
 	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_tail, NR);
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_head, NR + 1);
 
-	again = gt_req_new(test, t, 4096, 0);
+	again = gt_req_new(test, t, 4096, GT_BL);
 	KUNIT_ASSERT_EQ(test, gt_req_start(again, false), -EINPROGRESS);
-	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, 1), 1);
+	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, 2), 2);
 	KUNIT_EXPECT_EQ(test, sqe[0].tag, 0);
 	KUNIT_EXPECT_EQ(test, sqe[0].seq, 2);
-	fake_helper_post(h, sqe[0].tag, sqe[0].seq,
-			 fake_helper_compute(h, &sqe[0]));
+	KUNIT_EXPECT_EQ(test, sqe[1].tag, 1);
+	KUNIT_EXPECT_EQ(test, sqe[1].seq, 2);
+	for (i = 0; i < 2; i++)
+		fake_helper_post(h, sqe[i].tag, sqe[i].seq,
+				 fake_helper_compute(h, &sqe[i]));
 	fake_helper_publish(h);
-	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 1);
+	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 2);
+	gt_req_expect_done(test, extra);
 	gt_req_expect_done(test, again);
 	for (i = 0; i < NR; i++)
 		KUNIT_EXPECT_EQ(test, gt_req_events(r[i]), 1);
@@ -221,13 +233,13 @@ static void gpu_aes_ring_need_wakeup(struct kunit *test)
 
 	WRITE_ONCE(h->hdr->helper_flags, 0);
 	for (i = 0; i < 2; i++) {
-		r[i] = gt_req_new(test, t, 1024, 0);
+		r[i] = gt_req_new(test, t, 1024, GT_BL);
 		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false), -EINPROGRESS);
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->kicks), 0);
 	WRITE_ONCE(h->hdr->helper_flags, GPU_AES_HELPER_NEED_WAKEUP);
 	for (i = 2; i < 4; i++) {
-		r[i] = gt_req_new(test, t, 1024, 0);
+		r[i] = gt_req_new(test, t, 1024, GT_BL);
 		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false), -EINPROGRESS);
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->kicks), 2);
@@ -243,10 +255,10 @@ static void gpu_aes_ring_need_wakeup(struct kunit *test)
  * tfms (both modes, three key sizes), random lengths, directions and
  * MAY_BACKLOG, all outstanding together on a 16-entry ring, with the
  * helper's queued work drained every 40 submissions (more than the ring
- * holds, so some are backlogged or go to the CPU) so admission, reaping
- * and new posts interleave.  Each must complete exactly once, correctly, and every one
- * must be accounted for: on the ring (perhaps after the backlog) or on
- * the CPU because the ring was full.
+ * holds, so some are backlogged) so admission, reaping and new posts
+ * interleave.  Each must complete exactly once, correctly, and every one
+ * must be accounted for: on the ring (perhaps after the backlog) or, for
+ * want of MAY_BACKLOG, on the CPU.
  */
 static void gpu_aes_ring_mixed_load(struct kunit *test)
 {
@@ -258,7 +270,8 @@ static void gpu_aes_ring_mixed_load(struct kunit *test)
 	struct fake_helper *h;
 	struct gt_req **r;
 	struct gt_stats s;
-	unsigned int i, k, len;
+	unsigned int i, k, len, flagged = 0;
+	u32 flags;
 
 	gt_wait_algs_tested(test);
 	gt_set_ring_min_bytes(test, 1);
@@ -275,26 +288,31 @@ static void gpu_aes_ring_mixed_load(struct kunit *test)
 		len = 1 + get_random_u32_below(20000);
 		if (!kinds[k].ctr)
 			len = ALIGN(len, AES_BLOCK_SIZE);
-		r[i] = gt_req_new(test, t[k], len,
-				  get_random_u32_below(2) ?
-				  CRYPTO_TFM_REQ_MAY_BACKLOG : 0);
+		flags = get_random_u32_below(2) ? GT_BL : 0;
+		flagged += !!flags;
+		r[i] = gt_req_new(test, t[k], len, flags);
 		gt_req_start(r[i], get_random_u32_below(2));
-		KUNIT_EXPECT_TRUE(test, r[i]->ret == 0 ||
-				  r[i]->ret == -EINPROGRESS ||
-				  r[i]->ret == -EBUSY);
+		if (flags)
+			KUNIT_EXPECT_TRUE(test, r[i]->ret == -EINPROGRESS ||
+					  r[i]->ret == -EBUSY);
+		else
+			KUNIT_EXPECT_EQ(test, r[i]->ret, 0);
 		if (i % 40 == 39)
 			flush_workqueue(h->wq);
 	}
 	for (i = 0; i < n; i++)
 		gt_req_expect_done(test, r[i]);
-	kunit_info(test, "ring %lld, backlogged %lld, cpu (ring full) %lld\n",
+	kunit_info(test, "ring %lld, backlogged %lld, cpu (no MAY_BACKLOG) %lld\n",
 		   gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS),
 		   gt_stats_delta(&s, GPU_AES_STAT_BACKLOGGED),
-		   gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_FULL));
-	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS) +
-			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_REQUESTS), n);
+		   gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_NO_BACKLOG));
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS),
+			flagged);
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_NO_BACKLOG),
+			n - flagged);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_REQUESTS),
-			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_FULL));
+			n - flagged);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
 	KUNIT_EXPECT_EQ(test,

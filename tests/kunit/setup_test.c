@@ -137,7 +137,7 @@ static void gpu_aes_setup_attach(struct kunit *test)
 			0);
 	KUNIT_EXPECT_EQ(test, gpu_aes_ring.nr_entries, 32);
 
-	r = gt_req_new(test, t, 3000, 0);
+	r = gt_req_new(test, t, 3000, GT_BL);
 	KUNIT_ASSERT_EQ(test, gt_req_start(r, false), -EINPROGRESS);
 	gt_helper_complete_all(test, h, 1);
 	gt_req_expect_done(test, r);

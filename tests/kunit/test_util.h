@@ -18,6 +18,12 @@
 
 #define GT_MAX_EVENTS	4
 
+/*
+ * The flag a request needs to reach the ring: requests without it are
+ * answered on the CPU before the call returns (gpu_aes_route()).
+ */
+#define GT_BL	CRYPTO_TFM_REQ_MAY_BACKLOG
+
 struct gt_tfm {
 	struct crypto_skcipher *tfm;
 	struct crypto_aes_ctx aes;

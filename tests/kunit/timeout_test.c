@@ -47,7 +47,7 @@ static void gpu_aes_timeout_recompute_then_late(struct kunit *test)
 	gt_stats_snap(&s);
 	gt_set_timeout_ms(test, 10);
 	for (i = 0; i < 2; i++)
-		a[i] = gt_req_new(test, t, 5000, 0);
+		a[i] = gt_req_new(test, t, 5000, GT_BL);
 	gt_hold_deadlines();
 	for (i = 0; i < 2; i++)
 		KUNIT_EXPECT_EQ(test, gt_req_start(a[i], false), -EINPROGRESS);
@@ -83,13 +83,14 @@ static void gpu_aes_timeout_recompute_then_late(struct kunit *test)
 
 	/* So 14 more fill the ring, and the 15th goes to the CPU. */
 	for (i = 2; i < NR; i++) {
-		r[i] = gt_req_new(test, t, 5000, 0);
+		r[i] = gt_req_new(test, t, 5000, GT_BL);
 		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false), -EINPROGRESS);
 	}
 	x = gt_req_new(test, t, 5000, 0);
 	KUNIT_EXPECT_EQ(test, gt_req_start(x, false), 0);
 	gt_req_expect_done(test, x);
-	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_FULL), 1);
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_NO_BACKLOG), 1);
 
 	/* The late helper scribbles on a[0]'s slot and completes it OK. */
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, NR), NR - 2);

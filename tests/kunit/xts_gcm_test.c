@@ -60,7 +60,7 @@ static void gpu_aes_xts_bad_lengths(struct kunit *test)
 				    -EINVAL, "key length %u", bad_keys[i]);
 	gt_tfm_rekey(test, t, 48);
 	for (i = 0; i < 2 * ARRAY_SIZE(bad_lens); i++) {
-		r = gt_req_new(test, t, bad_lens[i / 2] ?: 1, 0);
+		r = gt_req_new(test, t, bad_lens[i / 2] ?: 1, GT_BL);
 		/* A zero-length request over a one-byte list. */
 		r->req->cryptlen = bad_lens[i / 2];
 		KUNIT_EXPECT_EQ(test, gt_req_start(r, i & 1), -EINVAL);
@@ -82,7 +82,7 @@ static void gpu_aes_xts_weak_keys(struct kunit *test)
 
 	/* Accepted as a non-FIPS kernel's xts template accepts it. */
 	KUNIT_ASSERT_EQ(test, gt_xts_set_equal_halves(test, t, 32), 0);
-	r = gt_req_new(test, t, 1000, 0);
+	r = gt_req_new(test, t, 1000, GT_BL);
 	KUNIT_ASSERT_EQ(test, gt_req_start(r, false), -EINPROGRESS);
 	gt_helper_complete_all(test, h, 1);
 	gt_req_expect_done(test, r);
@@ -118,7 +118,7 @@ static void gpu_aes_xts_through_ring(struct kunit *test)
 	for (klen = 32; klen <= 64; klen += 16) {
 		t = gt_tfm_new_xts(test, klen);
 		for (i = 0; i < 2 * ARRAY_SIZE(lens); i++) {
-			r[i] = gt_req_new(test, t, lens[i / 2], 0);
+			r[i] = gt_req_new(test, t, lens[i / 2], GT_BL);
 			KUNIT_ASSERT_EQ(test, gt_req_start(r[i], i & 1),
 					-EINPROGRESS);
 			if (i % NR == NR - 1)
@@ -377,7 +377,7 @@ static void gpu_aes_gcm_rules(struct kunit *test)
 
 	/* Decryption shorter than the tag: -EINVAL, nothing written. */
 	gt_stats_snap(&s);
-	r = gt_areq_new(test, a, 20, 0, true, 0);
+	r = gt_areq_new(test, a, 20, 0, true, GT_BL);
 	aead_request_set_crypt(r->req, r->src, r->dst, 15, r->iv);
 	KUNIT_EXPECT_EQ(test, gt_areq_start(r), -EINVAL);
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(r->out, GT_POISON, r->total));
@@ -403,7 +403,7 @@ static void gpu_aes_gcm_through_ring(struct kunit *test)
 		a = gt_aead_new(test, 16 + 8 * (j % 3), auth[j]);
 		for (i = 0; i < 2 * ARRAY_SIZE(shape); i++) {
 			r[i] = gt_areq_new(test, a, shape[i / 2].aad,
-					   shape[i / 2].len, i & 1, 0);
+					   shape[i / 2].len, i & 1, GT_BL);
 			KUNIT_ASSERT_EQ(test, gt_areq_start(r[i]),
 					-EINPROGRESS);
 		}
@@ -413,11 +413,11 @@ static void gpu_aes_gcm_through_ring(struct kunit *test)
 		n += i;
 	}
 	/* Nothing at all to weigh: the CPU, unless ring_min_bytes is 0. */
-	r[0] = gt_areq_new(test, a, 0, 0, false, 0);
+	r[0] = gt_areq_new(test, a, 0, 0, false, GT_BL);
 	KUNIT_EXPECT_EQ(test, gt_areq_start(r[0]), 0);
 	gt_areq_expect(test, r[0], 0);
 	gt_set_ring_min_bytes(test, 0);
-	r[0] = gt_areq_new(test, a, 0, 0, true, 0);
+	r[0] = gt_areq_new(test, a, 0, 0, true, GT_BL);
 	KUNIT_ASSERT_EQ(test, gt_areq_start(r[0]), -EINPROGRESS);
 	gt_helper_complete_all(test, h, 1);
 	gt_areq_expect(test, r[0], 0);
@@ -445,7 +445,7 @@ static void gpu_aes_gcm_forgery(struct kunit *test)
 	unsigned int i;
 
 	for (i = 0; i < 4; i++) {
-		r = gt_areq_new(test, a, 32, 1000, true, 0);
+		r = gt_areq_new(test, a, 32, 1000, true, GT_BL);
 		switch (i) {
 		case 0:		/* the tag */
 			r->in[32 + 1000 + 15] ^= 1;
@@ -499,10 +499,10 @@ static void gpu_aes_ebadmsg_elsewhere_rejected(struct kunit *test)
 
 	gt_stats_snap(&s);
 	gt_set_timeout_ms(test, 10);
-	r[0] = gt_req_new(test, ecb, 1024, 0);
-	r[1] = gt_req_new(test, ctr, 1000, 0);
-	r[2] = gt_req_new(test, xts, 1001, 0);
-	g = gt_areq_new(test, a, 24, 999, false, 0);
+	r[0] = gt_req_new(test, ecb, 1024, GT_BL);
+	r[1] = gt_req_new(test, ctr, 1000, GT_BL);
+	r[2] = gt_req_new(test, xts, 1001, GT_BL);
+	g = gt_areq_new(test, a, 24, 999, false, GT_BL);
 	/* No expiry until every bogus verdict has been judged. */
 	mutex_lock(&gpu_aes_ring.scan_mutex);
 	for (i = 0; i < 3; i++)
@@ -563,22 +563,22 @@ static void gpu_aes_gcm_space(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, span, 183040);
 	gt_stats_snap(&s);
 	/* Exactly a quarter of text + AAD, but a span beyond it. */
-	x = gt_areq_new(test, a, 16, size / 4 - 16, false, 0);
+	x = gt_areq_new(test, a, 16, size / 4 - 16, false, GT_BL);
 	KUNIT_EXPECT_EQ(test, gt_areq_start(x), 0);
 	gt_areq_expect(test, x, 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_LARGE),
 			1);
 
 	for (i = 0; i < 5; i++) {
-		r[i] = gt_areq_new(test, a, aad, len, i & 1, 0);
+		r[i] = gt_areq_new(test, a, aad, len, i & 1, GT_BL);
 		KUNIT_ASSERT_EQ(test, gt_areq_start(r[i]), -EINPROGRESS);
 	}
 	KUNIT_EXPECT_EQ(test, gpu_aes_ring.data_head, 5 * span);
-	/* The sixth does not fit before the end, nor after it yet. */
-	x = gt_areq_new(test, a, aad, len, false, 0);
-	KUNIT_EXPECT_EQ(test, gt_areq_start(x), 0);
-	gt_areq_expect(test, x, 0);
-	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_FULL), 1);
+	/* The sixth does not fit before the end, nor after it yet: it waits. */
+	x = gt_areq_new(test, a, aad, len, true, GT_BL);
+	KUNIT_EXPECT_EQ(test, gt_areq_start(x), -EBUSY);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_BACKLOGGED), 1);
+	head = gpu_aes_ring.data_head;
 	for (i = 0; i < 5; i++) {
 		KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, &sqe, 1), 1);
 		KUNIT_EXPECT_EQ(test, sqe.data_off, i * span);
@@ -593,10 +593,10 @@ static void gpu_aes_gcm_space(struct kunit *test)
 	for (i = 0; i < 5; i++)
 		gt_areq_expect(test, r[i], 0);
 
-	/* Now it wraps: the tail of the area is skipped, not split. */
-	head = gpu_aes_ring.data_head;
-	x = gt_areq_new(test, a, aad, len, true, 0);
-	KUNIT_ASSERT_EQ(test, gt_areq_start(x), -EINPROGRESS);
+	/*
+	 * Admitted by that reap, it wraps: the tail of the area is skipped,
+	 * not split.
+	 */
 	KUNIT_EXPECT_EQ(test, gpu_aes_ring.data_head,
 			head + (size - head % size) + span);
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, &sqe, 1), 1);
