@@ -5,13 +5,18 @@
  * Error codes (also in kmod/README.md):
  *   open        -EBUSY   another process has the device open.
  *   INFO        -EFAULT  bad user pointer.  Works before SETUP.
- *   SETUP       -EFAULT  bad user pointer, or region not fully pinnable.
+ *   SETUP       -EPERM   the caller, or whoever opened the file, lacks
+ *                        CAP_SYS_ADMIN.
+ *               -EFAULT  bad user pointer, or region not fully pinnable.
  *               -EINVAL  any field out of range, reserved field non-zero,
  *                        region_size != gpu_aes_layout(), address not page
  *                        aligned.
  *               -EBUSY   this open file already attached a region.
- *               -ENOMEM  no memory for the page array, vmap or tag table.
+ *               -ENOMEM  no memory for the page array, vmap or tag table,
+ *                        or the pinned pages would exceed RLIMIT_MEMLOCK
+ *                        (without CAP_IPC_LOCK).
  *   COMPLETE    -ENXIO   no region attached (before SETUP).
+ *               -EPERM   called from another process (mm) than SETUP's.
  *               -EINVAL  cq_tail more than nr_entries past cq_head; the
  *                        batch is rejected (see gpu_aes_ring_reap()).
  *               >= 0     number of completions accepted.
@@ -23,12 +28,14 @@
  * recomputed on the CPU and completed before the pages are unpinned.
  */
 #include <linux/bitops.h>
+#include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -43,12 +50,17 @@
  * @pages: pinned pages, @nr_pages of them.
  * @nr_pages: number of pinned pages.
  * @vaddr: vmap() of @pages, or NULL before SETUP.
+ * @mm: the mm that did SETUP: its locked_vm carries the pinned pages, and
+ *	only it may complete requests.
+ * @charged: pages charged to @mm's locked_vm.
  */
 struct gpu_aes_attachment {
 	struct mutex lock;	/* SETUP vs SETUP and release */
 	struct page **pages;
 	unsigned long nr_pages;
 	void *vaddr;
+	struct mm_struct *mm;
+	unsigned long charged;
 };
 
 static unsigned long gpu_aes_dev_busy;
@@ -76,9 +88,15 @@ static void gpu_aes_unpin(struct gpu_aes_attachment *a)
 	if (a->nr_pages)
 		unpin_user_pages(a->pages, a->nr_pages);
 	kvfree(a->pages);
+	if (a->mm) {
+		account_locked_vm(a->mm, a->charged, false);
+		mmdrop(a->mm);
+	}
 	a->vaddr = NULL;
 	a->pages = NULL;
 	a->nr_pages = 0;
+	a->mm = NULL;
+	a->charged = 0;
 }
 
 static int gpu_aes_release(struct inode *inode, struct file *file)
@@ -114,6 +132,16 @@ static int gpu_aes_pin(struct gpu_aes_attachment *a, u64 addr, u64 size)
 	unsigned long done = 0;
 	int ret;
 
+	/*
+	 * Long-term pins are locked memory: charge them to the helper like
+	 * io_uring and VFIO do (RLIMIT_MEMLOCK unless CAP_IPC_LOCK).
+	 */
+	ret = account_locked_vm(current->mm, nr, true);
+	if (ret)
+		return ret;
+	mmgrab(current->mm);
+	a->mm = current->mm;
+	a->charged = nr;
 	a->pages = kvmalloc_array(nr, sizeof(*a->pages), GFP_KERNEL);
 	if (!a->pages)
 		return -ENOMEM;
@@ -135,11 +163,21 @@ static int gpu_aes_pin(struct gpu_aes_attachment *a, u64 addr, u64 size)
 	return a->vaddr ? 0 : -ENOMEM;
 }
 
-static long gpu_aes_ioc_setup(struct gpu_aes_attachment *a, void __user *arg)
+static long gpu_aes_ioc_setup(struct file *file, void __user *arg)
 {
+	struct gpu_aes_attachment *a = file->private_data;
 	struct gpu_aes_setup s;
 	long ret;
 
+	/*
+	 * The helper sees every key and every byte it serves.  The node's
+	 * 0600 mode is checked at open only, so a descriptor inherited or
+	 * passed to another process would carry the role: ask again here,
+	 * of the caller and of whoever opened the file.
+	 */
+	if (!capable(CAP_SYS_ADMIN) ||
+	    !file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN))
+		return -EPERM;
 	if (copy_from_user(&s, arg, sizeof(s)))
 		return -EFAULT;
 	ret = gpu_aes_setup_check(&s);
@@ -174,11 +212,14 @@ static long gpu_aes_ioctl(struct file *file, unsigned int cmd,
 	case GPU_AES_IOC_INFO:
 		return gpu_aes_ioc_info((void __user *)arg);
 	case GPU_AES_IOC_SETUP:
-		return gpu_aes_ioc_setup(a, (void __user *)arg);
+		return gpu_aes_ioc_setup(file, (void __user *)arg);
 	case GPU_AES_IOC_COMPLETE:
 		/* Only this file can have attached the ring: one opener. */
 		if (!READ_ONCE(a->vaddr))
 			return -ENXIO;
+		/* The helper's threads; not a process the fd was passed to. */
+		if (READ_ONCE(a->mm) != current->mm)
+			return -EPERM;
 		return gpu_aes_ring_reap(&gpu_aes_ring);
 	default:
 		return -ENOTTY;

@@ -15,12 +15,14 @@
 #include <crypto/aes.h>
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
+#include <linux/jiffies.h>
 #include <linux/lockdep.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "keys.h"
 #include "ring.h"
+#include "stats.h"
 
 static void gpu_aes_words_to_bytes(u8 *out, const u32 *w, unsigned int n)
 {
@@ -101,18 +103,67 @@ int gpu_aes_key_set_xts(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
 	return gpu_aes_key_store(ring, k, key, len / 2, true);
 }
 
+/*
+ * A slot to take over when the table is full: the least recently used one
+ * whose tfm has left it unused for GPU_AES_KEY_IDLE and that no request on
+ * the ring names (ring->key_inflight).  A scan that finds none is not
+ * repeated before the first slot could qualify, so a table held by busy
+ * tfms costs a request that finds no slot one comparison.  Lock held.
+ */
+static int gpu_aes_key_reclaim(struct gpu_aes_ring *ring)
+{
+	unsigned long now = jiffies, soonest = now + GPU_AES_KEY_IDLE;
+	struct gpu_aes_tfm_key *o, *best = NULL;
+	int slot = -1;
+	u32 s;
+
+	if (time_before(now, ring->key_scan_after))
+		return -ENOKEY;
+	for (s = 0; s < ring->nr_keys; s++) {
+		o = ring->key_owner[s];
+		if (ring->key_inflight[s]) {
+			/* Free again when its requests complete: look soon. */
+			soonest = now + 1;
+			continue;
+		}
+		if (time_before(now, o->last_use + GPU_AES_KEY_IDLE)) {
+			if (time_before(o->last_use + GPU_AES_KEY_IDLE, soonest))
+				soonest = o->last_use + GPU_AES_KEY_IDLE;
+			continue;
+		}
+		if (!best || time_before(o->last_use, best->last_use)) {
+			best = o;
+			slot = s;
+		}
+	}
+	if (!best) {
+		ring->key_scan_after = soonest;
+		return -ENOKEY;
+	}
+	/* Its tfm binds another slot at its next ring use. */
+	best->slot = -1;
+	gpu_aes_stat_inc(GPU_AES_STAT_KEY_RECLAIMS);
+	return slot;
+}
+
 int gpu_aes_key_prepare(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
 			u16 *slot, u32 *gen)
 {
 	struct gpu_aes_key *e;
 	unsigned long s;
+	int r;
 
 	lockdep_assert_held(&ring->lock);
 	if (k->slot < 0 || k->attach_gen != ring->attach_gen) {
 		s = find_first_zero_bit(ring->key_map, ring->nr_keys);
-		if (s >= ring->nr_keys)
-			return -ENOSPC;
+		if (s >= ring->nr_keys) {
+			r = gpu_aes_key_reclaim(ring);
+			if (r < 0)
+				return r;
+			s = r;
+		}
 		__set_bit(s, ring->key_map);
+		ring->key_owner[s] = k;
 		k->slot = s;
 		k->attach_gen = ring->attach_gen;
 		k->dirty = true;
@@ -124,6 +175,7 @@ int gpu_aes_key_prepare(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
 		memcpy(e, &k->img, sizeof(*e));
 		k->dirty = false;
 	}
+	k->last_use = jiffies;
 	*slot = k->slot;
 	*gen = ring->key_gen[k->slot];
 	return 0;
@@ -136,6 +188,7 @@ void gpu_aes_key_release(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k)
 	    k->attach_gen == ring->attach_gen) {
 		memzero_explicit(&ring->keys[k->slot], sizeof(ring->keys[0]));
 		__clear_bit(k->slot, ring->key_map);
+		ring->key_owner[k->slot] = NULL;
 	}
 	k->slot = -1;
 	spin_unlock_bh(&ring->lock);

@@ -11,12 +11,21 @@
 
 struct gpu_aes_ring;
 
+/*
+ * How long a tfm must leave its key slot unused before another tfm may
+ * take it when the table is full: a consumer that uses the ring keeps its
+ * slot, one that went quiet gives it to one that has none.
+ */
+#define GPU_AES_KEY_IDLE	HZ
+
 /**
  * struct gpu_aes_tfm_key - per-tfm key state.
  * @img: the key table entry this tfm wants in its slot; gen is set when
  *	it is written.
- * @slot: key table slot held in attachment @attach_gen, or -1.
  * @attach_gen: ring->attach_gen when @slot was taken.
+ * @last_use: jiffies of the last reservation naming @slot.
+ * @slot: key table slot held in attachment @attach_gen, or -1 (also when
+ *	another tfm took it over: gpu_aes_key_prepare()).
  * @dirty: @img changed since it was last written to @slot.
  *
  * All fields but @img's contents between setkey calls are protected by
@@ -24,8 +33,9 @@ struct gpu_aes_ring;
  */
 struct gpu_aes_tfm_key {
 	struct gpu_aes_key img;
+	u64 attach_gen;
+	unsigned long last_use;
 	int slot;
-	u32 attach_gen;
 	bool dirty;
 };
 
@@ -71,10 +81,14 @@ int gpu_aes_key_set_xts(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
  * @slot: out: the slot.
  * @gen: out: the slot's generation to put in the sqe.
  *
- * Takes a slot on the first use in this attachment and writes the entry
- * if the key changed since the last write, bumping the slot's generation.
+ * Takes a slot on the first use in this attachment (or after another tfm
+ * took its slot over): a free one, else the least recently used slot that
+ * no request on the ring names and whose tfm has left it unused for
+ * GPU_AES_KEY_IDLE (that tfm binds another slot at its next use).  Writes
+ * the entry if the key changed since the last write, bumping the slot's
+ * generation, and records the use.
  *
- * Return: 0, or -ENOSPC if the key table is full.
+ * Return: 0, or -ENOKEY if no slot can be had now.
  */
 int gpu_aes_key_prepare(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
 			u16 *slot, u32 *gen);
@@ -83,6 +97,9 @@ int gpu_aes_key_prepare(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
  * gpu_aes_key_release() - wipe @k and free its slot (exit_tfm).
  * @ring: the ring (takes its lock).
  * @k: the key state.
+ *
+ * No backlogged request waits for a key slot (one that finds none goes to
+ * the CPU), so a freed slot has nobody to admit.
  */
 void gpu_aes_key_release(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k);
 

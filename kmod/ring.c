@@ -64,16 +64,56 @@ int gpu_aes_setup_check(const struct gpu_aes_setup *s)
 	return 0;
 }
 
+#if IS_ENABLED(CONFIG_CRYPTO_DEV_GPU_AES_KUNIT_TEST)
+static void gpu_aes_ring_test_mid_copy(struct gpu_aes_ring *ring, bool out)
+{
+	void (*fn)(struct gpu_aes_ring *ring, bool out) = READ_ONCE(ring->mid_copy);
+
+	if (fn)
+		fn(ring, out);
+}
+
+static void gpu_aes_ring_test_kick(struct gpu_aes_ring *ring)
+{
+	void (*fn)(struct gpu_aes_ring *ring) = READ_ONCE(ring->kick);
+
+	if (fn)
+		fn(ring);
+}
+#else
+/* The production module has no hooks a stray write could aim. */
+static inline void gpu_aes_ring_test_mid_copy(struct gpu_aes_ring *ring,
+					      bool out)
+{
+}
+
+static inline void gpu_aes_ring_test_kick(struct gpu_aes_ring *ring)
+{
+}
+#endif
+
 static unsigned long gpu_aes_timeout_jiffies(void)
 {
 	return msecs_to_jiffies(max(READ_ONCE(gpu_aes_timeout_ms), 1U));
 }
 
-static void gpu_aes_ring_arm_timeout(struct gpu_aes_ring *ring)
+/*
+ * Make sure the deadline scan runs by @deadline.  mod_, not schedule_: a
+ * pending scan may be due later (timeout_ms is writable at run time), and
+ * schedule_delayed_work() would leave it so.  Lock held.
+ */
+static void gpu_aes_ring_arm_timeout(struct gpu_aes_ring *ring,
+				     unsigned long deadline)
 {
-	if (!delayed_work_pending(&ring->timeout_work))
-		schedule_delayed_work(&ring->timeout_work,
-				      gpu_aes_timeout_jiffies());
+	unsigned long now = jiffies;
+
+	lockdep_assert_held(&ring->lock);
+	if (ring->scan_armed && !time_before(deadline, ring->scan_at))
+		return;
+	ring->scan_armed = true;
+	ring->scan_at = deadline;
+	mod_delayed_work(system_wq, &ring->timeout_work,
+			 time_after(deadline, now) ? deadline - now : 0);
 }
 
 /*
@@ -87,6 +127,8 @@ static void gpu_aes_tag_release(struct gpu_aes_ring *ring,
 
 	t->state = GPU_AES_TAG_RELEASED;
 	t->job = NULL;
+	ring->key_inflight[t->key_slot]--;
+	ring->may_admit = true;
 	while (ring->tag_tail != ring->tag_head) {
 		t = &ring->tags[ring->tag_tail & mask];
 		if (t->state != GPU_AES_TAG_RELEASED)
@@ -116,9 +158,10 @@ static void gpu_aes_ring_put(struct gpu_aes_ring *ring)
 }
 
 /*
- * Reserve a tag, a key slot and data space for @job and take a reference
- * for its copy-in.  Lock held.  Returns 0 or -ENOSPC (nothing reserved but
- * maybe a key slot, which the tfm keeps anyway).
+ * Reserve a key slot, a tag and data space for @job and take a reference
+ * for its copy-in.  Lock held.  Returns 0, -ENOKEY (no key slot to be had:
+ * nothing reserved), -EAGAIN (no tag) or -ENOSPC (no data space); after
+ * the last two the tfm keeps the key slot it may have taken.
  */
 static int gpu_aes_ring_reserve(struct gpu_aes_ring *ring,
 				struct gpu_aes_job *job)
@@ -132,14 +175,14 @@ static int gpu_aes_ring_reserve(struct gpu_aes_ring *ring,
 	u32 gen;
 
 	lockdep_assert_held(&ring->lock);
+	if (gpu_aes_key_prepare(ring, job->key, &slot, &gen))
+		return -ENOKEY;
+	if (ring->tag_head - ring->tag_tail >= ring->nr_entries)
+		return -EAGAIN;
 	/* A request never wraps: skip the tail of the area instead. */
 	div64_u64_rem(ring->data_head, ring->data_size, &off);
 	skip = off + alen > ring->data_size ? ring->data_size - off : 0;
-	if (ring->tag_head - ring->tag_tail >= ring->nr_entries)
-		return -ENOSPC;
 	if (ring->data_head - ring->data_tail + skip + alen > ring->data_size)
-		return -ENOSPC;
-	if (gpu_aes_key_prepare(ring, job->key, &slot, &gen))
 		return -ENOSPC;
 
 	job->tag = ring->tag_head & mask;
@@ -155,11 +198,29 @@ static int gpu_aes_ring_reserve(struct gpu_aes_ring *ring,
 	t->seq++;
 	t->key_slot = slot;
 	t->key_gen = gen;
+	ring->key_inflight[slot]++;
 	/* Not used while RESERVED; set so no stale deadline is ever seen. */
 	t->deadline = jiffies + gpu_aes_timeout_jiffies();
 	t->state = GPU_AES_TAG_RESERVED;
 	gpu_aes_ring_get(ring);
 	return 0;
+}
+
+/*
+ * Will the space a reservation lacks come back by itself?  Tags and data
+ * are freed oldest first, so only when the oldest tag's request is still
+ * the ring's (being posted, in flight or being completed): it will
+ * complete or time out.  A timed-out oldest tag holds its space until the
+ * helper answers it, which may be never.  Lock held.
+ */
+static bool gpu_aes_ring_space_returns(const struct gpu_aes_ring *ring)
+{
+	const struct gpu_aes_tag *t;
+
+	if (ring->tag_tail == ring->tag_head)
+		return false;
+	t = &ring->tags[ring->tag_tail & (ring->nr_entries - 1)];
+	return t->state != GPU_AES_TAG_TIMED_OUT;
 }
 
 /*
@@ -172,8 +233,7 @@ static void gpu_aes_ring_copy_in(struct gpu_aes_ring *ring,
 {
 	const struct gpu_aes_tag *t = &ring->tags[job->tag];
 
-	if (ring->mid_copy)
-		ring->mid_copy(ring, false);
+	gpu_aes_ring_test_mid_copy(ring, false);
 	job->ops->copy_in(job, ring->data + t->data_off);
 }
 
@@ -228,14 +288,13 @@ static void gpu_aes_ring_post(struct gpu_aes_ring *ring,
 	gpu_aes_stat_inc(GPU_AES_STAT_RING_REQUESTS);
 	gpu_aes_stat_inc(gpu_aes_stat_ring_alg(job->alg));
 	gpu_aes_stat_add(GPU_AES_STAT_RING_BYTES, t->len);
-	gpu_aes_ring_arm_timeout(ring);
+	gpu_aes_ring_arm_timeout(ring, t->deadline);
 }
 
 static void gpu_aes_ring_wake(struct gpu_aes_ring *ring)
 {
 	wake_up_interruptible(&ring->wq);
-	if (ring->kick)
-		ring->kick(ring);
+	gpu_aes_ring_test_kick(ring);
 }
 
 int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
@@ -274,56 +333,6 @@ void gpu_aes_job_finish(struct gpu_aes_job *job, int err)
 	local_bh_enable();
 }
 
-int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
-			enum gpu_aes_fallback_reason *why)
-{
-	bool reserved = false, wake = false;
-	int ret;
-
-	spin_lock_bh(&ring->lock);
-	if (!ring->attached) {
-		*why = GPU_AES_FB_NO_HELPER;
-		ret = GPU_AES_RING_FALLBACK;
-	} else if (gpu_aes_job_span(job) > ring->data_size / 4) {
-		*why = GPU_AES_FB_LARGE;
-		ret = GPU_AES_RING_FALLBACK;
-	} else if (ring->stalled) {
-		*why = GPU_AES_FB_STALLED;
-		ret = GPU_AES_RING_FALLBACK;
-	} else if (list_empty(&ring->backlog) &&
-		   !gpu_aes_ring_reserve(ring, job)) {
-		reserved = true;
-		ret = -EINPROGRESS;
-	} else {
-		/* Queued behind older backlog so nothing starves. */
-		job->backlogged = true;
-		job->deadline = jiffies + gpu_aes_timeout_jiffies();
-		list_add_tail(&job->node, &ring->backlog);
-		gpu_aes_stat_inc(GPU_AES_STAT_BACKLOGGED);
-		gpu_aes_ring_arm_timeout(ring);
-		ret = -EBUSY;
-	}
-	spin_unlock_bh(&ring->lock);
-	if (!reserved)
-		return ret;
-
-	/* Up to ring_max_bytes: other CPUs submit and reap meanwhile. */
-	gpu_aes_ring_copy_in(ring, job);
-	spin_lock_bh(&ring->lock);
-	if (ring->attached) {
-		gpu_aes_ring_post(ring, job, &wake);
-	} else {
-		/* Detach is waiting for us; the tag dies with the table. */
-		*why = GPU_AES_FB_NO_HELPER;
-		ret = GPU_AES_RING_FALLBACK;
-	}
-	spin_unlock_bh(&ring->lock);
-	gpu_aes_ring_put(ring);
-	if (wake)
-		gpu_aes_ring_wake(ring);
-	return ret;
-}
-
 /*
  * A replay on the CPU decides a GCM decryption's tag itself; a mismatch is
  * as much an authentication failure as the helper's verdict.
@@ -359,19 +368,31 @@ static void gpu_aes_ring_finish_cpu(struct list_head *list)
 }
 
 /*
- * Reserve space for backlogged requests while they fit, oldest first, and
- * move them onto @admitted.  Lock held, attached.
+ * Reserve space for backlogged requests, oldest first, and move them onto
+ * @admitted.  One that does not fit does not hold back those behind it
+ * (only a want of tags, which every request needs, ends the walk).  One
+ * whose tfm can get no key slot, or whose space will not come back by
+ * itself (gpu_aes_ring_space_returns()), moves onto @cpu instead: the
+ * backlog holds only requests that the ring's own completions will let
+ * in.  Lock held, attached.
  */
 static void gpu_aes_ring_admit(struct gpu_aes_ring *ring,
-			       struct list_head *admitted)
+			       struct list_head *admitted,
+			       struct list_head *cpu)
 {
-	struct gpu_aes_job *job;
+	struct gpu_aes_job *job, *tmp;
+	int err;
 
-	while (!list_empty(&ring->backlog)) {
-		job = list_first_entry(&ring->backlog, struct gpu_aes_job, node);
-		if (gpu_aes_ring_reserve(ring, job))
+	lockdep_assert_held(&ring->lock);
+	ring->may_admit = false;
+	list_for_each_entry_safe(job, tmp, &ring->backlog, node) {
+		err = gpu_aes_ring_reserve(ring, job);
+		if (!err)
+			list_move_tail(&job->node, admitted);
+		else if (err == -ENOKEY || !gpu_aes_ring_space_returns(ring))
+			list_move_tail(&job->node, cpu);
+		else if (err == -EAGAIN)
 			break;
-		list_move_tail(&job->node, admitted);
 	}
 }
 
@@ -408,6 +429,73 @@ static void gpu_aes_ring_post_admitted(struct gpu_aes_ring *ring,
 	while (refs--)
 		gpu_aes_ring_put(ring);
 	gpu_aes_ring_finish_cpu(&lost);
+}
+
+int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
+			enum gpu_aes_fallback_reason *why)
+{
+	bool reserved = false, wake = false;
+	LIST_HEAD(admitted);
+	LIST_HEAD(cpu);
+	int ret, err;
+
+	spin_lock_bh(&ring->lock);
+	if (!ring->attached) {
+		*why = GPU_AES_FB_NO_HELPER;
+		ret = GPU_AES_RING_FALLBACK;
+	} else if (gpu_aes_job_span(job) > ring->data_size / 4) {
+		*why = GPU_AES_FB_LARGE;
+		ret = GPU_AES_RING_FALLBACK;
+	} else if (ring->stalled) {
+		*why = GPU_AES_FB_STALLED;
+		ret = GPU_AES_RING_FALLBACK;
+	} else {
+		/* Freed space goes to those already waiting first. */
+		if (ring->may_admit && !list_empty(&ring->backlog))
+			gpu_aes_ring_admit(ring, &admitted, &cpu);
+		err = gpu_aes_ring_reserve(ring, job);
+		if (!err) {
+			reserved = true;
+			ret = -EINPROGRESS;
+		} else if (err == -ENOKEY) {
+			*why = GPU_AES_FB_NO_KEY;
+			ret = GPU_AES_RING_FALLBACK;
+		} else if (gpu_aes_ring_space_returns(ring)) {
+			job->backlogged = true;
+			job->deadline = jiffies + gpu_aes_timeout_jiffies();
+			list_add_tail(&job->node, &ring->backlog);
+			gpu_aes_stat_inc(GPU_AES_STAT_BACKLOGGED);
+			gpu_aes_ring_arm_timeout(ring, job->deadline);
+			ret = -EBUSY;
+		} else {
+			*why = GPU_AES_FB_FULL;
+			ret = GPU_AES_RING_FALLBACK;
+		}
+	}
+	spin_unlock_bh(&ring->lock);
+	gpu_aes_ring_post_admitted(ring, &admitted, &wake);
+	gpu_aes_ring_finish_cpu(&cpu);
+	if (!reserved) {
+		if (wake)
+			gpu_aes_ring_wake(ring);
+		return ret;
+	}
+
+	/* Up to ring_max_bytes: other CPUs submit and reap meanwhile. */
+	gpu_aes_ring_copy_in(ring, job);
+	spin_lock_bh(&ring->lock);
+	if (ring->attached) {
+		gpu_aes_ring_post(ring, job, &wake);
+	} else {
+		/* Detach is waiting for us; the tag dies with the table. */
+		*why = GPU_AES_FB_NO_HELPER;
+		ret = GPU_AES_RING_FALLBACK;
+	}
+	spin_unlock_bh(&ring->lock);
+	gpu_aes_ring_put(ring);
+	if (wake)
+		gpu_aes_ring_wake(ring);
+	return ret;
 }
 
 /*
@@ -476,8 +564,7 @@ static void gpu_aes_ring_copy_out(struct gpu_aes_ring *ring,
 	const struct gpu_aes_tag *t;
 	struct gpu_aes_job *job;
 
-	if (ring->mid_copy)
-		ring->mid_copy(ring, true);
+	gpu_aes_ring_test_mid_copy(ring, true);
 	list_for_each_entry(job, done, node) {
 		t = &ring->tags[job->tag];
 		if (job->status == GPU_AES_STATUS_EBADMSG) {
@@ -506,6 +593,7 @@ int gpu_aes_ring_reap(struct gpu_aes_ring *ring)
 	for (;;) {
 		LIST_HEAD(admitted);
 		LIST_HEAD(done);
+		LIST_HEAD(cpu);
 
 		spin_lock_bh(&ring->lock);
 		if (!ring->attached) {
@@ -539,9 +627,10 @@ int gpu_aes_ring_reap(struct gpu_aes_ring *ring)
 		smp_store_release(&ring->hdr->cq_head, ring->cq_head);
 		if (list_empty(&done)) {
 			/* Late completions may have freed space. */
-			gpu_aes_ring_admit(ring, &admitted);
+			gpu_aes_ring_admit(ring, &admitted, &cpu);
 			spin_unlock_bh(&ring->lock);
 			gpu_aes_ring_post_admitted(ring, &admitted, &wake);
+			gpu_aes_ring_finish_cpu(&cpu);
 			continue;
 		}
 		gpu_aes_ring_get(ring);
@@ -554,7 +643,7 @@ int gpu_aes_ring_reap(struct gpu_aes_ring *ring)
 		if (ring->attached) {
 			list_for_each_entry(job, &done, node)
 				gpu_aes_tag_release(ring, &ring->tags[job->tag]);
-			gpu_aes_ring_admit(ring, &admitted);
+			gpu_aes_ring_admit(ring, &admitted, &cpu);
 		}
 		spin_unlock_bh(&ring->lock);
 		gpu_aes_ring_put(ring);
@@ -564,6 +653,7 @@ int gpu_aes_ring_reap(struct gpu_aes_ring *ring)
 			gpu_aes_job_finish(job, job->status);
 		}
 		gpu_aes_ring_post_admitted(ring, &admitted, &wake);
+		gpu_aes_ring_finish_cpu(&cpu);
 	}
 	spin_unlock_bh(&ring->lock);
 	if (wake)
@@ -578,13 +668,15 @@ static void gpu_aes_ring_timeout_fn(struct work_struct *work)
 						 timeout_work);
 	struct gpu_aes_job *job, *tmp;
 	unsigned long now, next = 0;
+	bool armed = false, wake = false;
+	LIST_HEAD(admitted);
 	LIST_HEAD(expired);
 	struct gpu_aes_tag *t;
-	bool armed = false;
 	u32 i, left;
 
 	mutex_lock(&ring->scan_mutex);
 	spin_lock_bh(&ring->lock);
+	ring->scan_armed = false;
 	if (!ring->attached)
 		goto out;
 	now = jiffies;
@@ -617,27 +709,38 @@ static void gpu_aes_ring_timeout_fn(struct work_struct *work)
 		} else if (time_after_eq(now, job->deadline)) {
 			list_move_tail(&job->node, &expired);
 			gpu_aes_stat_inc(GPU_AES_STAT_TIMEOUTS);
-		} else if (!armed || time_before(job->deadline, next)) {
+		}
+	}
+	/*
+	 * A wait that will not end (a timed-out oldest tag) ends here; what
+	 * fits now goes in.
+	 */
+	gpu_aes_ring_admit(ring, &admitted, &expired);
+	list_for_each_entry(job, &ring->backlog, node)
+		if (!armed || time_before(job->deadline, next)) {
 			next = job->deadline;
 			armed = true;
 		}
-	}
 	if (armed)
-		schedule_delayed_work(&ring->timeout_work, next - now);
+		gpu_aes_ring_arm_timeout(ring, next);
 out:
 	spin_unlock_bh(&ring->lock);
 	mutex_unlock(&ring->scan_mutex);
+	gpu_aes_ring_post_admitted(ring, &admitted, &wake);
 	gpu_aes_ring_finish_cpu(&expired);
+	if (wake)
+		gpu_aes_ring_wake(ring);
 }
 
 int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 			const struct gpu_aes_setup *s)
 {
 	struct gpu_aes_region_hdr *hdr = base;
+	struct gpu_aes_tfm_key **key_owner;
+	u32 *key_gen, *key_inflight;
 	unsigned long *key_map;
 	struct gpu_aes_layout l;
 	struct gpu_aes_tag *tags;
-	u32 *key_gen;
 	int ret;
 
 	ret = gpu_aes_setup_check(s);
@@ -646,7 +749,9 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	tags = kvcalloc(s->nr_entries, sizeof(*tags), GFP_KERNEL);
 	key_map = kvcalloc(BITS_TO_LONGS(s->nr_keys), sizeof(long), GFP_KERNEL);
 	key_gen = kvcalloc(s->nr_keys, sizeof(*key_gen), GFP_KERNEL);
-	if (!tags || !key_map || !key_gen) {
+	key_owner = kvcalloc(s->nr_keys, sizeof(*key_owner), GFP_KERNEL);
+	key_inflight = kvcalloc(s->nr_keys, sizeof(*key_inflight), GFP_KERNEL);
+	if (!tags || !key_map || !key_gen || !key_owner || !key_inflight) {
 		ret = -ENOMEM;
 		goto err;
 	}
@@ -690,8 +795,14 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	ring->data_tail = 0;
 	ring->in_flight = 0;
 	ring->stalled = false;
+	ring->may_admit = false;
+	/* A scan cancelled by the last detach is not queued any more. */
+	ring->scan_armed = false;
 	ring->key_map = key_map;
 	ring->key_gen = key_gen;
+	ring->key_owner = key_owner;
+	ring->key_inflight = key_inflight;
+	ring->key_scan_after = jiffies;
 	ring->attached = true;
 	spin_unlock_bh(&ring->lock);
 	mutex_unlock(&ring->setup_mutex);
@@ -702,17 +813,20 @@ err:
 	kvfree(tags);
 	kvfree(key_map);
 	kvfree(key_gen);
+	kvfree(key_owner);
+	kvfree(key_inflight);
 	return ret;
 }
 
 void gpu_aes_ring_detach(struct gpu_aes_ring *ring)
 {
+	struct gpu_aes_tfm_key **key_owner;
+	u32 *key_gen, *key_inflight;
 	unsigned long *key_map;
 	struct gpu_aes_tag *tags;
 	struct gpu_aes_tag *t;
 	LIST_HEAD(redo);
 	unsigned long s;
-	u32 *key_gen;
 	u32 i;
 
 	mutex_lock(&ring->setup_mutex);
@@ -748,9 +862,13 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring)
 	tags = ring->tags;
 	key_map = ring->key_map;
 	key_gen = ring->key_gen;
+	key_owner = ring->key_owner;
+	key_inflight = ring->key_inflight;
 	ring->tags = NULL;
 	ring->key_map = NULL;
 	ring->key_gen = NULL;
+	ring->key_owner = NULL;
+	ring->key_inflight = NULL;
 	ring->hdr = NULL;
 	ring->sq = NULL;
 	ring->cq = NULL;
@@ -763,6 +881,8 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring)
 	kvfree(tags);
 	kvfree(key_map);
 	kvfree(key_gen);
+	kvfree(key_owner);
+	kvfree(key_inflight);
 	mutex_unlock(&ring->setup_mutex);
 	/* The work sees !attached and does nothing. */
 	cancel_delayed_work_sync(&ring->timeout_work);

@@ -166,9 +166,10 @@ struct gpu_aes_tag {
  * @wq: the helper's poll() waits here.
  * @timeout_work: deadline scan, queued while requests are in flight or
  *	backlogged.
- * @kick: optional; called (atomic context, no lock held) whenever the
- *	helper would be woken, so an in-kernel test helper can schedule work.
- * @mid_copy: optional, for KUnit; called with no lock held and a reference
+ * @kick: KUnit builds only; called (atomic context, no lock held)
+ *	whenever the helper would be woken, so an in-kernel test helper can
+ *	schedule work.
+ * @mid_copy: KUnit builds only; called with no lock held and a reference
  *	in @users, just before a submitter copies in (@out false) or a reaper
  *	copies out (@out true), so a test can hold one there.
  * @attached: a region is attached.
@@ -179,6 +180,9 @@ struct gpu_aes_tag {
  *	flushed to the CPU: a consumer that waits for each -EBUSY request's
  *	-EINPROGRESS (dm-crypt does) would otherwise crawl at one request per
  *	timeout.  Cleared by the next valid completion.
+ * @may_admit: space or a key slot was freed since admission last ran, so
+ *	a submitter with a backlog in front of it runs admission first.
+ * @scan_armed: @timeout_work is queued to run at @scan_at.
  * @hdr: region header.
  * @sq: submission queue.
  * @cq: completion queue.
@@ -197,6 +201,12 @@ struct gpu_aes_tag {
  * @in_flight: tags in IN_FLIGHT.
  * @key_map: allocated key slots.
  * @key_gen: per-slot generation, private so the helper cannot move it.
+ * @key_owner: per slot, the tfm key bound to it (NULL when free).
+ * @key_inflight: per slot, reserved or posted requests naming it whose tag
+ *	was not yet released (a timed-out one counts until the helper answers
+ *	it); such a slot is never taken over.
+ * @key_scan_after: gpu_aes_key_prepare() does not look for a slot to take
+ *	over before this (jiffies).
  * @backlog: MAY_BACKLOG requests waiting for space, oldest first.
  */
 struct gpu_aes_ring {
@@ -206,12 +216,17 @@ struct gpu_aes_ring {
 	atomic_t users;
 	wait_queue_head_t wq;
 	struct delayed_work timeout_work;
+#if IS_ENABLED(CONFIG_CRYPTO_DEV_GPU_AES_KUNIT_TEST)
 	void (*kick)(struct gpu_aes_ring *ring);
 	void (*mid_copy)(struct gpu_aes_ring *ring, bool out);
+#endif
 
 	bool attached;
-	u32 attach_gen;
 	bool stalled;
+	bool may_admit;
+	bool scan_armed;
+	unsigned long scan_at;
+	u64 attach_gen;
 	struct gpu_aes_region_hdr *hdr;
 	struct gpu_aes_sqe *sq;
 	struct gpu_aes_cqe *cq;
@@ -230,6 +245,9 @@ struct gpu_aes_ring {
 	u32 in_flight;
 	unsigned long *key_map;
 	u32 *key_gen;
+	struct gpu_aes_tfm_key **key_owner;
+	u32 *key_inflight;
+	unsigned long key_scan_after;
 	struct list_head backlog;
 };
 
@@ -296,10 +314,13 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring);
  *	sends the others to the CPU).
  * @why: out, for GPU_AES_RING_FALLBACK: the reason.
  *
- * Reserves ALIGN(gpu_aes_job_span(), GPU_AES_DATA_ALIGN) bytes under the
- * lock, copies the input into the data area (job->ops->copy_in)
- * without it, then writes the sqe and publishes it.  Any context up to
- * softirq; never sleeps or allocates.
+ * Reserves a key slot and ALIGN(gpu_aes_job_span(), GPU_AES_DATA_ALIGN)
+ * bytes under the lock, copies the input into the data area
+ * (job->ops->copy_in) without it, then writes the sqe and publishes it.
+ * A request waits in the backlog only for space that requests on the
+ * ring will free: one with no key slot, or blocked by a timed-out oldest
+ * request, goes to the CPU at once.  Any context up to softirq; never
+ * sleeps or allocates.
  *
  * Return: -EINPROGRESS (posted), -EBUSY (backlogged) or
  * GPU_AES_RING_FALLBACK (the caller must run it on the CPU; also when the

@@ -22,6 +22,7 @@ void gpu_aes_stat_fallback(enum gpu_aes_fallback_reason why, u64 len)
 		[GPU_AES_FB_FULL] = GPU_AES_STAT_FALLBACK_FULL,
 		[GPU_AES_FB_STALLED] = GPU_AES_STAT_FALLBACK_STALLED,
 		[GPU_AES_FB_NO_BACKLOG] = GPU_AES_STAT_FALLBACK_NO_BACKLOG,
+		[GPU_AES_FB_NO_KEY] = GPU_AES_STAT_FALLBACK_NO_KEY,
 	};
 
 	gpu_aes_stat_inc(reason[why]);
@@ -71,6 +72,8 @@ GPU_AES_STAT_ATTR(ring_xts_requests, GPU_AES_STAT_RING_XTS_REQUESTS);
 GPU_AES_STAT_ATTR(ring_gcm_requests, GPU_AES_STAT_RING_GCM_REQUESTS);
 GPU_AES_STAT_ATTR(auth_failures, GPU_AES_STAT_AUTH_FAILURES);
 GPU_AES_STAT_ATTR(fallback_no_backlog, GPU_AES_STAT_FALLBACK_NO_BACKLOG);
+GPU_AES_STAT_ATTR(fallback_no_key, GPU_AES_STAT_FALLBACK_NO_KEY);
+GPU_AES_STAT_ATTR(key_reclaims, GPU_AES_STAT_KEY_RECLAIMS);
 
 static struct attribute *gpu_aes_stat_attrs[] = {
 	&gpu_aes_attr_ring_requests.attr.attr,
@@ -95,6 +98,8 @@ static struct attribute *gpu_aes_stat_attrs[] = {
 	&gpu_aes_attr_ring_gcm_requests.attr.attr,
 	&gpu_aes_attr_auth_failures.attr.attr,
 	&gpu_aes_attr_fallback_no_backlog.attr.attr,
+	&gpu_aes_attr_fallback_no_key.attr.attr,
+	&gpu_aes_attr_key_reclaims.attr.attr,
 	NULL
 };
 

@@ -21,8 +21,9 @@
  * @GPU_AES_STAT_FALLBACK_NO_HELPER: ... because no helper was attached.
  * @GPU_AES_STAT_FALLBACK_SMALL: ... because shorter than ring_min_bytes.
  * @GPU_AES_STAT_FALLBACK_LARGE: ... because longer than the ring accepts.
- * @GPU_AES_STAT_FALLBACK_FULL: ... because the ring, data area or key table
- *	was full and the request could not be backlogged.
+ * @GPU_AES_STAT_FALLBACK_FULL: ... because the ring or data area was full
+ *	and cannot empty by itself: the oldest request on it timed out and
+ *	holds its space until the helper answers it.
  * @GPU_AES_STAT_FALLBACK_STALLED: ... because the helper let a request time
  *	out and has not completed anything since.
  * @GPU_AES_STAT_BACKLOGGED: requests answered with -EBUSY and queued.
@@ -44,6 +45,10 @@
  *	CPU replay found the tag wrong.
  * @GPU_AES_STAT_FALLBACK_NO_BACKLOG: ... because the request lacks
  *	CRYPTO_TFM_REQ_MAY_BACKLOG, so its caller gets its answer at once.
+ * @GPU_AES_STAT_FALLBACK_NO_KEY: ... because its tfm has no key slot and
+ *	none could be taken over (gpu_aes_key_prepare()).
+ * @GPU_AES_STAT_KEY_RECLAIMS: key slots taken over from a tfm that had
+ *	left its slot unused.
  * @GPU_AES_NR_STATS: number of counters.
  */
 enum gpu_aes_stat {
@@ -70,6 +75,8 @@ enum gpu_aes_stat {
 	GPU_AES_STAT_RING_GCM_REQUESTS,
 	GPU_AES_STAT_AUTH_FAILURES,
 	GPU_AES_STAT_FALLBACK_NO_BACKLOG,
+	GPU_AES_STAT_FALLBACK_NO_KEY,
+	GPU_AES_STAT_KEY_RECLAIMS,
 	GPU_AES_NR_STATS
 };
 
@@ -78,9 +85,10 @@ enum gpu_aes_stat {
  * @GPU_AES_FB_NO_HELPER: no region attached.
  * @GPU_AES_FB_SMALL: shorter than ring_min_bytes.
  * @GPU_AES_FB_LARGE: longer than ring_max_bytes or data area / 4.
- * @GPU_AES_FB_FULL: no tag, data space or key slot, and no MAY_BACKLOG.
+ * @GPU_AES_FB_FULL: no tag or data space, and the oldest tag timed out.
  * @GPU_AES_FB_STALLED: the helper is stalled (see struct gpu_aes_ring).
  * @GPU_AES_FB_NO_BACKLOG: no CRYPTO_TFM_REQ_MAY_BACKLOG (gpu_aes_route()).
+ * @GPU_AES_FB_NO_KEY: no key slot to be had.
  */
 enum gpu_aes_fallback_reason {
 	GPU_AES_FB_NO_HELPER,
@@ -89,6 +97,7 @@ enum gpu_aes_fallback_reason {
 	GPU_AES_FB_FULL,
 	GPU_AES_FB_STALLED,
 	GPU_AES_FB_NO_BACKLOG,
+	GPU_AES_FB_NO_KEY,
 };
 
 extern atomic64_t gpu_aes_stats[GPU_AES_NR_STATS];

@@ -81,16 +81,19 @@ static void gpu_aes_timeout_recompute_then_late(struct kunit *test)
 	/* Released but not freed: tag 0 is older and still reserved. */
 	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_tail, 0);
 
-	/* So 14 more fill the ring, and the 15th goes to the CPU. */
+	/*
+	 * So 14 more fill the ring, and the 15th goes to the CPU at once:
+	 * waiting would be for tag 0, which only the helper can free.
+	 */
 	for (i = 2; i < NR; i++) {
 		r[i] = gt_req_new(test, t, 5000, GT_BL);
 		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false), -EINPROGRESS);
 	}
-	x = gt_req_new(test, t, 5000, 0);
+	x = gt_req_new(test, t, 5000, GT_BL);
 	KUNIT_EXPECT_EQ(test, gt_req_start(x, false), 0);
 	gt_req_expect_done(test, x);
-	KUNIT_EXPECT_EQ(test,
-			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_NO_BACKLOG), 1);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_FULL), 1);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_BACKLOGGED), 0);
 
 	/* The late helper scribbles on a[0]'s slot and completes it OK. */
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, NR), NR - 2);

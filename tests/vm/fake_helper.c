@@ -12,6 +12,11 @@
  *	a consumer's key sits in its slot while its tfm lives (for
  *	xts-aes-gpu both halves, the tweak key's schedule too); once the tfm
  *	is freed the whole 1024-byte slot reads zero through this mapping.
+ *   fake_helper withhold ENTRIES NTH SECONDS READYFILE
+ *	a well-behaved helper on a ring of ENTRIES entries (run with
+ *	vm-run --no-helper), except that it never answers the NTH request
+ *	it reads; serves until SIGTERM or SECONDS, then detaches.  Writes
+ *	READYFILE once attached; prints "stat served=S withheld_tag=T".
  *   fake_helper hostile SECONDS MIN_GARBAGE CONSUMERS
  *	serves real completions to CONSUMERS processes that byte-check
  *	ctr-aes-gpu/ecb-aes-gpu against aes-generic, and between them posts
@@ -32,8 +37,11 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <linux/capability.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -104,6 +112,86 @@ static int errno_of(long rc)
 	return rc < 0 ? errno : 0;
 }
 
+/* Drops @cap from this process's effective and permitted sets. */
+static int drop_cap(unsigned int cap)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	d[cap / 32].effective &= ~(1u << (cap % 32));
+	d[cap / 32].permitted &= ~(1u << (cap % 32));
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+/*
+ * Runs @fn(@fd, @arg) in a child process (its own mm, the descriptor
+ * inherited) and returns the errno it reports, or -1.
+ */
+static int in_child(int (*fn)(int fd, void *arg), int fd, void *arg)
+{
+	int err = -1, st, pfd[2];
+	pid_t p;
+
+	if (pipe(pfd))
+		return -1;
+	p = fork();
+	if (p == 0) {
+		err = fn(fd, arg);
+		if (write(pfd[1], &err, sizeof(err)) != sizeof(err))
+			_exit(3);
+		_exit(0);
+	}
+	close(pfd[1]);
+	if (read(pfd[0], &err, sizeof(err)) != sizeof(err))
+		err = -1;
+	close(pfd[0]);
+	waitpid(p, &st, 0);
+	return err;
+}
+
+/* An unprivileged process that inherited the descriptor tries SETUP. */
+static int child_setup_as_nobody(int fd, void *arg)
+{
+	if (setgroups(0, NULL) || setgid(65534) || setuid(65534))
+		return -1;
+	return errno_of(ioctl(fd, GPU_AES_IOC_SETUP, arg));
+}
+
+/* Root without CAP_IPC_LOCK and with 64 KiB of RLIMIT_MEMLOCK tries SETUP. */
+static int child_setup_memlock(int fd, void *arg)
+{
+	struct rlimit rl = { 64 << 10, 64 << 10 };
+
+	if (drop_cap(CAP_IPC_LOCK) || setrlimit(RLIMIT_MEMLOCK, &rl))
+		return -1;
+	return errno_of(ioctl(fd, GPU_AES_IOC_SETUP, arg));
+}
+
+/* Another process (root, the descriptor inherited) tries to complete. */
+static int child_complete(int fd, void *arg)
+{
+	(void)arg;
+	return errno_of(ioctl(fd, GPU_AES_IOC_COMPLETE));
+}
+
+/* This process's VmLck in kB, or -1. */
+static long vm_locked_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmLck: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
 /* ---- access ---------------------------------------------------------- */
 
 static void access_nonroot(void)
@@ -153,7 +241,8 @@ static void access_setup(int fd)
 	      #want " (errno %d)", e_);						\
 } while (0)
 
-	long attaches = stat_read("helper_attaches");
+	long attaches = stat_read("helper_attaches"), lck;
+	int e;
 
 	if (region_map(&r, 16, 4, GPU_AES_MIN_DATA, PROT_READ | PROT_WRITE))
 		return check(false, "mmap region");
@@ -212,12 +301,29 @@ static void access_setup(int fd)
 		      errno);
 		munmap(ro.base, ro.l.region_size);
 	}
+	/* The role is checked where it is taken, not only at open. */
+	e = in_child(child_setup_as_nobody, fd, &r.s);
+	check(e == EPERM,
+	      "SETUP through a descriptor inherited by uid 65534 fails with EPERM (errno %d)",
+	      e);
+	e = in_child(child_setup_memlock, fd, &r.s);
+	check(e == ENOMEM,
+	      "SETUP over RLIMIT_MEMLOCK (64 KiB) without CAP_IPC_LOCK fails with ENOMEM (errno %d)",
+	      e);
 	check(stat_read("helper_attaches") == attaches,
 	      "no failed SETUP counted as an attach");
 
+	lck = vm_locked_kb();
 	check(ioctl(fd, GPU_AES_IOC_SETUP, &r.s) == 0 &&
 	      stat_read("helper_attaches") == attaches + 1,
 	      "valid SETUP, counted in helper_attaches");
+	check(vm_locked_kb() - lck == (long)(r.l.region_size >> 10),
+	      "the pinned region is charged as locked memory: VmLck %ld -> %ld kB (region %llu kB)",
+	      lck, vm_locked_kb(), (unsigned long long)(r.l.region_size >> 10));
+	e = in_child(child_complete, fd, NULL);
+	check(e == EPERM,
+	      "COMPLETE from another process holding the descriptor fails with EPERM (errno %d)",
+	      e);
 	check(errno_of(ioctl(fd, GPU_AES_IOC_SETUP, &r.s)) == EBUSY,
 	      "second SETUP on the same file fails with EBUSY");
 	check(errno_of(ioctl(fd, GPU_AES_IOC_COMPLETE)) == 0,
@@ -300,6 +406,8 @@ static void do_access(void)
 	      "while attached, a second open fails with EBUSY (errno %d)",
 	      fd2 < 0 ? errno : 0);
 	close(fd);
+	check(vm_locked_kb() == 0, "close gave the locked memory back (VmLck %ld kB)",
+	      vm_locked_kb());
 	/* Release made the device free again. */
 	fd = open(DEV, O_RDWR);
 	check(fd >= 0, "after close the device opens again");
@@ -773,6 +881,77 @@ static void do_hostile(int secs, long min_garbage, int nconsumers)
 	free(x.mine);
 }
 
+/* ---- withhold ------------------------------------------------------ */
+
+static volatile sig_atomic_t withhold_stop;
+
+static void withhold_term(int sig)
+{
+	(void)sig;
+	withhold_stop = 1;
+}
+
+static void do_withhold(uint32_t entries, unsigned long nth, int secs,
+			const char *ready)
+{
+	uint32_t mask = entries - 1, head = 0, tail, cq = 0;
+	unsigned long seen = 0, served = 0;
+	struct timespec t0, now;
+	long withheld = -1;
+	struct region r;
+	FILE *f;
+	int fd;
+
+	signal(SIGTERM, withhold_term);
+	fd = open(DEV, O_RDWR);
+	if (fd < 0 || region_map(&r, entries, 64, 8 << 20, PROT_READ | PROT_WRITE) ||
+	    ioctl(fd, GPU_AES_IOC_SETUP, &r.s))
+		return check(false, "attach (errno %d)", errno);
+	f = fopen(ready, "w");
+	if (f)
+		fclose(f);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!withhold_stop) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		uint32_t posted = 0;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec >= secs)
+			break;
+		/* io_uring's handshake: flag, then look again, then sleep. */
+		__atomic_store_n(&r.h->helper_flags, GPU_AES_HELPER_NEED_WAKEUP,
+				 __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&r.h->sq_tail, __ATOMIC_ACQUIRE) == head)
+			poll(&pfd, 1, 100);
+		__atomic_store_n(&r.h->helper_flags, 0, __ATOMIC_RELAXED);
+		tail = __atomic_load_n(&r.h->sq_tail, __ATOMIC_ACQUIRE);
+		for (; head != tail; head++) {
+			struct gpu_aes_sqe sqe = r.sq[head & mask];
+
+			if (++seen == nth) {
+				withheld = sqe.tag;
+				continue;
+			}
+			r.cq[cq++ & mask] = (struct gpu_aes_cqe){
+				.tag = sqe.tag, .seq = sqe.seq,
+				.status = serve_one(&r, &sqe) };
+			posted++;
+		}
+		__atomic_store_n(&r.h->sq_head, head, __ATOMIC_RELEASE);
+		if (!posted)
+			continue;
+		__atomic_store_n(&r.h->cq_tail, cq, __ATOMIC_RELEASE);
+		if (ioctl(fd, GPU_AES_IOC_COMPLETE) < 0)
+			return check(false, "COMPLETE (errno %d)", errno);
+		served += posted;
+	}
+	printf("stat served=%lu withheld_tag=%ld\n", served, withheld);
+	check(withheld >= 0, "withheld request %lu (tag %ld), served %lu others",
+	      nth, withheld, served);
+	/* Detach: whatever is still posted is recomputed on the CPU. */
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -783,8 +962,11 @@ int main(int argc, char **argv)
 		do_keys();
 	else if (argc == 5 && !strcmp(argv[1], "hostile"))
 		do_hostile(atoi(argv[2]), atol(argv[3]), atoi(argv[4]));
+	else if (argc == 6 && !strcmp(argv[1], "withhold"))
+		do_withhold((uint32_t)atoi(argv[2]), strtoul(argv[3], NULL, 0),
+			    atoi(argv[4]), argv[5]);
 	else {
-		fprintf(stderr, "usage: %s access | keys | hostile SECONDS MIN_GARBAGE CONSUMERS\n",
+		fprintf(stderr, "usage: %s access | keys | hostile SECONDS MIN_GARBAGE CONSUMERS | withhold ENTRIES NTH SECONDS READYFILE\n",
 			argv[0]);
 		return 2;
 	}
