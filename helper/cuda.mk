@@ -73,7 +73,8 @@ override NVCCFLAGS += -std=c++17 \
 	-MMD -MP
 
 CUDA_OBJS := $(CUDA_BUILD)/aes_host.o $(CUDA_BUILD)/aes_kernel.o \
-	$(CUDA_BUILD)/cuda_backend.o
+	$(CUDA_BUILD)/cuda_pipeline.o $(CUDA_BUILD)/cuda_keys.o \
+	$(CUDA_BUILD)/cuda_tuning.o
 CUDA_CPPFLAGS := -DHAVE_CUDA
 CUDA_LDLIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread \
 	-lstdc++

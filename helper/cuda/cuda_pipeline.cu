@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cuda_backend.cu - gpu_aes_backend_cuda: batches of the shared ring run as
+ * cuda_pipeline.cu - gpu_aes_backend_cuda: batches of the shared ring run as
  * one kernel launch each, on every GPU chosen (one worker per GPU, a batch
  * goes to the worker with the fewest bytes in flight).
  *
@@ -22,37 +22,18 @@
  * source pages.  Either way the worker is marked dead and later batches go
  * to the other GPUs or the cpu backend.  Never a wrong byte, never a hang.
  */
-#include "aes_gpu.h"
 #include "aes_kernel.h"
 #include "cuda_backend.h"
+#include "cuda_internal.h"
 
 #include <algorithm>
-#include <cuda_runtime.h>
 #include <errno.h>
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <string>
-#include <sys/stat.h>
 #include <time.h>
 #include <vector>
 
-#include "../src/backend.h"
-/* log.h is C without extern "C" guards. */
-extern "C" {
-#include "../src/log.h"
-}
-
-#ifndef GPU_AES_VERSION
-#define GPU_AES_VERSION "dev"
-#endif
-
-#define NR_SLOTS	8
-#define NR_STREAMS	4
-#define NR_COMPLETERS	NR_SLOTS
 /*
  * Runs of a batch are merged into one copy only across the padding of one
  * allocation: the data area hands out GPU_AES_DATA_ALIGN-aligned starts, so
@@ -69,68 +50,9 @@ extern "C" {
  */
 #define PIECE		(4U << 20)
 
-namespace {
-
-struct slot {
-	cudaStream_t stream;
-	cudaStream_t stream2;	/* second stream for pieces of a large batch */
-	cudaEvent_t done_ev;
-	cudaEvent_t tab_ev, join_ev;
-	gpu_aes_kseg *h_segs, *d_segs;
-	gpu_aes_kchunk *h_chunks, *d_chunks;
-	uint32_t *h_ghash, *d_ghash;	/* GCM: 4 words per segment */
-	bool gcm;			/* the batch has GCM segments */
-	bool ext;			/* ... or XTS ones */
-	uint32_t nr;			/* h_segs entries the last batch used */
-	struct gpu_aes_batch *batch;
-	uint64_t bytes;
-	bool wrote;	/* region may hold partial output if this fails */
-	bool failed;
-	bool finished;	/* done() returned; freed once it is the oldest */
-};
-
-struct worker {
-	struct gpu_aes_backend *be;
-	int dev;
-	int sms;
-	bool dead;
-	gpu_aes_shape shape;
-	uint8_t *d_data;	/* mirror of the data area */
-	uint8_t *zc_data;	/* device view of region->data */
-	gpu_aes_dev_key *d_keys, *h_keys;
-	uint32_t *key_gen;	/* generation uploaded, per slot */
-	uint8_t *key_valid;
-	/*
-	 * Per key slot, AES-ECB under the XTS tweak key (XTS entries) or the
-	 * key itself (others): E_K2(iv) and E_K(J0) per request, on the CPU's
-	 * constant-time AES, once per segment rather than once per GPU thread.
-	 */
-	EVP_CIPHER_CTX **hctx;
-	cudaStream_t key_stream;
-	uint32_t max_segs, max_chunks;
-
-	pthread_mutex_t lock;
-	pthread_cond_t cond;	/* a slot or a done() finished */
-	pthread_cond_t work;	/* completion threads: a slot was queued */
-	slot slots[NR_SLOTS];
-	/*
-	 * Ring of slots in submission order: [head, claim) are taken by
-	 * completion threads, [claim, tail) wait for one; a slot is reused
-	 * once every older one has finished too.
-	 */
-	unsigned int head, claim, tail;
-	unsigned int in_done;		/* done() calls running */
-	uint64_t inflight_bytes;
-	bool stop;
-	pthread_t completer[NR_COMPLETERS];
-	unsigned int nr_completers;
-};
-
-} /* namespace */
-
 struct gpu_aes_backend {
 	const struct gpu_aes_region *region;
-	std::vector<worker *> workers;
+	std::vector<gpu_aes_cuda::worker *> workers;
 	const struct gpu_aes_backend_ops *cpu_ops;
 	struct gpu_aes_backend *cpu;
 	pthread_mutex_t cpu_lock;
@@ -142,20 +64,9 @@ struct gpu_aes_backend {
 	uint64_t done_ns;	/* time the completion threads spent in done() */
 };
 
+namespace gpu_aes_cuda {
+
 namespace {
-
-#define CK(w, call) ck((w), (call), #call, __LINE__)
-
-bool ck(worker *w, cudaError_t e, const char *what, int line)
-{
-	if (e == cudaSuccess)
-		return true;
-	gpu_aes_log(LOG_ERR, "cuda: gpu %d: %s (line %d): %s", w ? w->dev : -1,
-		    what, line, cudaGetErrorString(e));
-	if (w)
-		w->dead = true;
-	return false;
-}
 
 uint64_t env_u64(const char *name, uint64_t def)
 {
@@ -184,78 +95,6 @@ void cpu_run(gpu_aes_backend *be, struct gpu_aes_batch *b)
 	pthread_mutex_lock(&be->cpu_lock);
 	be->cpu_ops->submit(be->cpu, b);
 	pthread_mutex_unlock(&be->cpu_lock);
-}
-
-/* One block through slot k's host AES (see worker.hctx). */
-bool host_block(worker *w, uint16_t k, const uint8_t in[16], uint8_t out[16])
-{
-	int n = 0;
-
-	return EVP_EncryptUpdate(w->hctx[k], out, &n, in, 16) == 1 && n == 16;
-}
-
-/*
- * Upload slot k's schedules if this worker has another generation.  XTS
- * entries carry the tweak key after the key; other entries get the GCM
- * hash key powers, since the entry does not say which algorithm uses it.
- */
-int key_ensure(worker *w, const gpu_aes_region *r, uint16_t k, uint32_t gen)
-{
-	const gpu_aes_key *e = &r->keys[k];
-	uint8_t raw[64], h[16];
-	static const uint8_t zero[16] = { 0 };
-	uint32_t len, tlen, g1, g2;
-	unsigned int nr;
-	int rc = -1;
-
-	if (w->key_valid[k] && w->key_gen[k] == gen)
-		return 1;
-	g1 = __atomic_load_n(&e->gen, __ATOMIC_ACQUIRE);
-	len = __atomic_load_n(&e->key_len, __ATOMIC_RELAXED);
-	tlen = __atomic_load_n(&e->tweak_len, __ATOMIC_RELAXED);
-	if ((len != 16 && len != 24 && len != 32) || (tlen && tlen != len))
-		return -1;
-	memcpy(raw, e->key, len + tlen);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	g2 = __atomic_load_n(&e->gen, __ATOMIC_RELAXED);
-	if (g1 != gen || g2 != gen)
-		goto out;	/* rewritten since the request was made */
-	/*
-	 * A replaced key may still be in use by batches in flight on other
-	 * streams: let them finish before overwriting its device copy.
-	 */
-	if (w->key_valid[k] &&
-	    !CK(w, cudaDeviceSynchronize())) {
-		rc = -2;
-		goto out;
-	}
-	w->key_valid[k] = 0;
-	if (gpu_aes_dev_expand_key(raw, len, &w->h_keys[k], &nr))
-		goto out;
-	if (EVP_EncryptInit_ex(w->hctx[k], len == 16 ? EVP_aes_128_ecb() :
-			       len == 24 ? EVP_aes_192_ecb() : EVP_aes_256_ecb(),
-			       NULL, raw + tlen, NULL) != 1 ||
-	    EVP_CIPHER_CTX_set_padding(w->hctx[k], 0) != 1)
-		goto out;
-	if (!tlen) {
-		if (!host_block(w, k, zero, h))
-			goto out;
-		gpu_aes_gcm_powers(h, &w->h_keys[k]);
-		OPENSSL_cleanse(h, sizeof(h));
-	}
-	if (!CK(w, cudaMemcpyAsync(&w->d_keys[k], &w->h_keys[k],
-				   sizeof(gpu_aes_dev_key),
-				   cudaMemcpyHostToDevice, w->key_stream)) ||
-	    !CK(w, cudaStreamSynchronize(w->key_stream))) {
-		rc = -2;
-		goto out;
-	}
-	w->key_gen[k] = gen;
-	w->key_valid[k] = 1;
-	rc = 1;
-out:
-	OPENSSL_cleanse(raw, sizeof(raw));
-	return rc;
 }
 
 /* Index of the worker with the fewest bytes in flight, -1 if none lives. */
@@ -691,141 +530,6 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	return true;
 }
 
-std::string cache_path(const cudaDeviceProp &p)
-{
-	const char *home = getenv("HOME");
-	std::string dir = std::string(home && *home ? home : "/tmp") +
-			  "/.cache/gpu-aes";
-	int drv = 0;
-	char name[512];
-
-	cudaDriverGetVersion(&drv);
-	snprintf(name, sizeof(name), "%s-drv%d-%s-%s", p.name, drv,
-		 GPU_AES_VERSION, __DATE__ " " __TIME__);
-	for (char *c = name; *c; c++)
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-		      (*c >= '0' && *c <= '9') || *c == '.' || *c == '-'))
-			*c = '_';
-	return dir + "/tune-" + name;
-}
-
-/* Time AES-128-CTR over 64 MiB in each shape; keep the fastest. */
-bool tune(worker *w, gpu_aes_shape *best)
-{
-	const size_t n = 64U << 20;
-	uint8_t *buf = nullptr;
-	gpu_aes_kseg sg = {};
-	gpu_aes_dev_key key;
-	gpu_aes_kseg *d_seg = nullptr;
-	gpu_aes_kchunk *d_ch = nullptr;
-	gpu_aes_dev_key *d_key = nullptr;
-	cudaEvent_t a = nullptr, b = nullptr;
-	float best_ms = 1e30f;
-	unsigned int nr;
-	uint8_t raw[16];
-	bool ok = false;
-
-	for (int i = 0; i < 16; i++)
-		raw[i] = (uint8_t)(i * 29 + 3);
-	gpu_aes_dev_expand_key(raw, 16, &key, &nr);
-	sg.len = (uint32_t)n;
-	sg.rounds = 10;
-	sg.op = GPU_AES_KOP_CTR;
-	size_t nch = gpu_aes_count_chunks(&sg, 1, GPU_AES_CHUNK_BLOCKS);
-	std::vector<gpu_aes_kchunk> ch(nch);
-	gpu_aes_build_chunks(&sg, 1, GPU_AES_CHUNK_BLOCKS, ch.data());
-	if (!CK(w, cudaMalloc(&buf, n)) || !CK(w, cudaMalloc(&d_seg, sizeof(sg))) ||
-	    !CK(w, cudaMalloc(&d_ch, nch * sizeof(ch[0]))) ||
-	    !CK(w, cudaMalloc(&d_key, sizeof(key))) ||
-	    !CK(w, cudaMemset(buf, 0x5a, n)) ||
-	    !CK(w, cudaMemcpy(d_seg, &sg, sizeof(sg), cudaMemcpyHostToDevice)) ||
-	    !CK(w, cudaMemcpy(d_ch, ch.data(), nch * sizeof(ch[0]),
-			      cudaMemcpyHostToDevice)) ||
-	    !CK(w, cudaMemcpy(d_key, &key, sizeof(key), cudaMemcpyHostToDevice)) ||
-	    !CK(w, cudaEventCreate(&a)) || !CK(w, cudaEventCreate(&b)))
-		goto out;
-	for (unsigned int v = 0; v < GPU_AES_NR_VARIANTS; v++)
-	for (unsigned int bpt = 1; bpt <= 4; bpt *= 2)
-	for (unsigned int t = 128; t <= 512; t *= 2)
-	for (unsigned int c = 1; c <= 4; c *= 2) {
-		gpu_aes_launch l;
-		float ms;
-
-		memset(&l, 0, sizeof(l));
-		l.base = buf;
-		l.segs = d_seg;
-		l.chunks = d_ch;
-		l.keys = d_key;
-		l.nchunks = (uint32_t)nch;
-		l.nenc = (uint32_t)nch;
-		l.max_ctas = (uint32_t)w->sms * c;
-		l.shape = { v, t, bpt, c };
-
-		if (gpu_aes_kernel_launch(&l, 0) || !CK(w, cudaEventRecord(a)))
-			goto out;
-		for (int i = 0; i < 3; i++)
-			if (gpu_aes_kernel_launch(&l, 0))
-				goto out;
-		if (!CK(w, cudaEventRecord(b)) || !CK(w, cudaEventSynchronize(b)) ||
-		    !CK(w, cudaEventElapsedTime(&ms, a, b)))
-			goto out;
-		if (ms < best_ms) {
-			best_ms = ms;
-			*best = l.shape;
-		}
-	}
-	ok = true;
-	gpu_aes_log(LOG_INFO, "cuda: gpu %d tuned: variant %u threads %u bpt %u ctas/sm %u, %.0f GB/s",
-		    w->dev, best->variant, best->threads, best->bpt,
-		    best->ctas_per_sm, 3.0 * n / (best_ms / 1e3) / 1e9);
-out:
-	if (d_key)
-		cudaMemset(d_key, 0, sizeof(key));
-	memset(&key, 0, sizeof(key));
-	cudaFree(buf);
-	cudaFree(d_seg);
-	cudaFree(d_ch);
-	cudaFree(d_key);
-	if (a)
-		cudaEventDestroy(a);
-	if (b)
-		cudaEventDestroy(b);
-	return ok;
-}
-
-void load_shape(worker *w, const cudaDeviceProp &p)
-{
-	std::string path = cache_path(p);
-	char line[128];
-	FILE *f;
-
-	if (getenv("GPU_AES_CUDA_SHAPE") &&
-	    gpu_aes_shape_parse(getenv("GPU_AES_CUDA_SHAPE"), &w->shape) == 0)
-		return;
-	f = fopen(path.c_str(), "r");
-	if (f) {
-		bool ok = fgets(line, sizeof(line), f) &&
-			  gpu_aes_shape_parse(line, &w->shape) == 0;
-
-		fclose(f);
-		if (ok)
-			return;
-	}
-	w->shape = { 0, 256, 2, 2 };
-	if (!tune(w, &w->shape))
-		return;
-	std::string dir = path.substr(0, path.rfind('/'));
-	std::string parent = dir.substr(0, dir.rfind('/'));
-	mkdir(parent.c_str(), 0700);
-	mkdir(dir.c_str(), 0700);
-	f = fopen(path.c_str(), "w");
-	if (f) {
-		if (gpu_aes_shape_format(&w->shape, line, sizeof(line)) == 0)
-			fputs(line, f);
-		fclose(f);
-	}
-}
-
 void worker_free(worker *w)
 {
 	if (!w)
@@ -839,26 +543,7 @@ void worker_free(worker *w)
 		for (unsigned int i = 0; i < w->nr_completers; i++)
 			pthread_join(w->completer[i], NULL);
 	}
-	/* Key copies: wiped on the device and in pinned host memory. */
-	if (w->d_keys) {
-		cudaMemset(w->d_keys, 0, w->be->region->nr_keys *
-					 sizeof(gpu_aes_dev_key));
-		cudaDeviceSynchronize();
-		cudaFree(w->d_keys);
-	}
-	if (w->h_keys) {
-		volatile uint8_t *p = (volatile uint8_t *)w->h_keys;
-
-		for (size_t i = 0; i < w->be->region->nr_keys *
-					   sizeof(gpu_aes_dev_key); i++)
-			p[i] = 0;
-		cudaFreeHost(w->h_keys);
-	}
-	if (w->hctx) {
-		for (uint32_t k = 0; k < w->be->region->nr_keys; k++)
-			EVP_CIPHER_CTX_free(w->hctx[k]);	/* cleanses */
-		free(w->hctx);
-	}
+	keys_free(w);
 	for (slot &s : w->slots) {
 		if (s.h_segs)	/* E_K(J0), tweaks */
 			OPENSSL_cleanse(s.h_segs, w->max_segs * sizeof(gpu_aes_kseg));
@@ -879,11 +564,7 @@ void worker_free(worker *w)
 		if (s.join_ev)
 			cudaEventDestroy(s.join_ev);
 	}
-	if (w->key_stream)
-		cudaStreamDestroy(w->key_stream);
 	cudaFree(w->d_data);
-	free(w->key_gen);
-	free(w->key_valid);
 	pthread_mutex_destroy(&w->lock);
 	pthread_cond_destroy(&w->cond);
 	pthread_cond_destroy(&w->work);
@@ -909,23 +590,12 @@ worker *worker_new(gpu_aes_backend *be, int dev)
 	 */
 	w->max_chunks = (uint32_t)(r->data_size / 16 / GPU_AES_CHUNK_MIN) +
 			2 * r->nr_entries;
-	w->key_gen = (uint32_t *)calloc(r->nr_keys, sizeof(uint32_t));
-	w->key_valid = (uint8_t *)calloc(r->nr_keys, 1);
-	w->hctx = (EVP_CIPHER_CTX **)calloc(r->nr_keys, sizeof(*w->hctx));
-	if (!w->key_gen || !w->key_valid || !w->hctx)
-		goto fail;
-	for (uint32_t k = 0; k < r->nr_keys; k++)
-		if (!(w->hctx[k] = EVP_CIPHER_CTX_new()))
-			goto fail;
 	if (!CK(w, cudaSetDevice(dev)) ||
 	    !CK(w, cudaGetDeviceProperties(&p, dev)) ||
 	    gpu_aes_kernel_init() ||
 	    !CK(w, cudaMalloc(&w->d_data, r->data_size)) ||
 	    !CK(w, cudaHostGetDevicePointer((void **)&w->zc_data, r->data, 0)) ||
-	    !CK(w, cudaMalloc(&w->d_keys, r->nr_keys * sizeof(gpu_aes_dev_key))) ||
-	    !CK(w, cudaMemset(w->d_keys, 0, r->nr_keys * sizeof(gpu_aes_dev_key))) ||
-	    !CK(w, cudaMallocHost(&w->h_keys, r->nr_keys * sizeof(gpu_aes_dev_key))) ||
-	    !CK(w, cudaStreamCreateWithFlags(&w->key_stream, cudaStreamNonBlocking)))
+	    !keys_init(w, r->nr_keys))
 		goto fail;
 	w->sms = p.multiProcessorCount;
 	for (slot &s : w->slots)
@@ -1000,7 +670,7 @@ int cuda_open(const struct gpu_aes_backend_config *cfg,
 	if (!ck(nullptr, cudaHostRegister(region->base, region->size,
 					  cudaHostRegisterMapped |
 					  cudaHostRegisterPortable),
-		"cudaHostRegister", __LINE__))
+		"cudaHostRegister", __FILE__, __LINE__))
 		goto fail;
 	be->registered = true;
 	for (int i = 0; i < nsel; i++) {
@@ -1079,21 +749,6 @@ void cuda_drain(struct gpu_aes_backend *be)
 	}
 }
 
-/* Zero one slot's schedules in pinned host memory and on the device. */
-void key_wipe(worker *w, uint32_t k)
-{
-	volatile uint8_t *p = (volatile uint8_t *)&w->h_keys[k];
-
-	for (size_t i = 0; i < sizeof(gpu_aes_dev_key); i++)
-		p[i] = 0;
-	w->key_valid[k] = 0;
-	EVP_CIPHER_CTX_reset(w->hctx[k]);	/* cleanses the schedule */
-	if (w->dead)
-		return;	/* the context is gone: nothing left to reach */
-	CK(w, cudaMemsetAsync(&w->d_keys[k], 0, sizeof(gpu_aes_dev_key),
-			      w->key_stream));
-}
-
 /*
  * The core calls this with no batch in flight, on the thread that also runs
  * key_ensure(), so no launch can be reading a schedule we wipe: drop every
@@ -1105,31 +760,13 @@ void cuda_idle(struct gpu_aes_backend *be)
 	const struct gpu_aes_region *r = be->region;
 
 	for (worker *w : be->workers) {
-		bool wiped = false;
-
 		/* E_K(J0) and XTS tweaks of the last batches (kseg.aux) */
 		for (slot &s : w->slots) {
 			if (s.nr)
 				OPENSSL_cleanse(s.h_segs, s.nr * sizeof(gpu_aes_kseg));
 			s.nr = 0;
 		}
-
-		for (uint32_t k = 0; k < r->nr_keys; k++) {
-			const gpu_aes_key *e = &r->keys[k];
-
-			if (!w->key_valid[k])
-				continue;
-			if (__atomic_load_n(&e->key_len, __ATOMIC_RELAXED) &&
-			    __atomic_load_n(&e->gen, __ATOMIC_RELAXED) ==
-			    w->key_gen[k])
-				continue;
-			if (!wiped && !w->dead)
-				CK(w, cudaSetDevice(w->dev));
-			key_wipe(w, k);
-			wiped = true;
-		}
-		if (wiped && !w->dead)
-			CK(w, cudaStreamSynchronize(w->key_stream));
+		keys_drop_stale(w, r);
 	}
 	if (be->cpu && be->cpu_ops->idle) {
 		pthread_mutex_lock(&be->cpu_lock);
@@ -1165,7 +802,10 @@ void cuda_close(struct gpu_aes_backend *be)
 
 } /* namespace */
 
+} /* namespace gpu_aes_cuda */
+
 extern "C" const struct gpu_aes_backend_ops gpu_aes_backend_cuda = {
-	"cuda", cuda_probe, cuda_open, cuda_submit, cuda_drain, cuda_close,
-	cuda_idle,
+	"cuda", gpu_aes_cuda::cuda_probe, gpu_aes_cuda::cuda_open,
+	gpu_aes_cuda::cuda_submit, gpu_aes_cuda::cuda_drain,
+	gpu_aes_cuda::cuda_close, gpu_aes_cuda::cuda_idle,
 };
