@@ -6,7 +6,8 @@
 #   make check-gpu   GPU correctness suite: kernel_check (every launch
 #                    shape vs OpenSSL) and check_backend (the helper path
 #                    through the in-process producer); SKIP without a GPU
-#   make bench       gpu-aes-bench -> ../out/bench.json and bench.png
+#   make gpu-bins    the binaries a GPU machine runs: these two and
+#                    gpu-aes-bench (bench/bench.mk adds itself)
 #
 # The runtime is linked statically (-lcudart_static) so binaries carry it.
 
@@ -87,17 +88,11 @@ $(CUDA_BUILD)/%.o: $(GPUTEST)/%.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -c -o $@ $<
 
-BENCH := $(BUILD)/gpu-aes-bench
-BENCH_OBJS := $(CUDA_BUILD)/bench_main.o $(CUDA_BUILD)/bench_cpu.o \
-	$(CUDA_BUILD)/bench_helper.o $(CUDA_BUILD)/bench_raw.o
 KCHECK := $(CUDA_BUILD)/kernel-check
 BCHECK := $(CUDA_BUILD)/check-backend
-GPU_BINS := $(BENCH) $(KCHECK) $(BCHECK)
+GPU_BINS := $(KCHECK) $(BCHECK)
 # LIB is defined after this file is included: name it here.
 HELPER_LIB := $(BUILD)/libgpuaes-helper.a
-
-$(BENCH): $(BENCH_OBJS) $(HELPER_LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(KCHECK): $(CUDA_BUILD)/kernel_check.o $(CUDA_BUILD)/ref.o $(HELPER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -107,7 +102,7 @@ $(BCHECK): $(CUDA_BUILD)/check_backend.o $(CUDA_BUILD)/ref.o $(HELPER_LIB)
 
 all: $(GPU_BINS)
 
-.PHONY: gpu-bins check-gpu bench
+.PHONY: gpu-bins check-gpu
 gpu-bins: $(GPU_BINS)
 
 CHECK_GPU_ROUNDS ?= 200
@@ -116,15 +111,9 @@ check-gpu: $(GPU_BINS)
 		echo "SKIP: check-gpu: no usable CUDA GPU here"; exit 0; fi; \
 	$(KCHECK) 12 && $(BCHECK) $(CHECK_GPU_ROUNDS)
 
-BENCH_ARGS ?=
-bench: $(BENCH)
-	@mkdir -p ../out
-	$(BENCH) --json ../out/bench.json $(BENCH_ARGS)
-	python3 $(CUDA_SRC)/bench_plot.py ../out/bench.json ../out/bench.png
-
 else
-.PHONY: check-gpu bench
-check-gpu bench:
+.PHONY: check-gpu
+check-gpu:
 	@echo "SKIP: $@: nvcc not found (CUDA=0 or no CUDA toolkit)"
 endif
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * bench_helper.c - the helper path as the kernel drives it: the in-process
+ * helper_path.c - the helper path as the kernel drives it: the in-process
  * producer copies each request into the data area, posts it on the ring,
  * the core batches, the cuda backend runs it, the producer copies it out.
  * Deep queue with several producer threads (requests/s, GB/s, host CPU per
@@ -26,6 +26,7 @@
  * profiling the host side on machines without a GPU).
  */
 #include "bench.h"
+#include "report.h"
 
 #include "../include/gpu_aes_producer.h"
 

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * bench_raw.cu - the batch kernel with data resident in GPU memory: one
+ * raw.cu - the batch kernel with data resident in GPU memory: one
  * segment per launch, every alg/key size/direction (XTS and GCM: 128 and
  * 256-bit keys), sizes raw_min..raw_max; with --sweep, every launch shape
  * for AES-128-CTR at 256 MiB first.
  */
-#include "aes_gpu.h"
-#include "aes_kernel.h"
+#include "../cuda/aes_gpu.h"
+#include "../cuda/aes_kernel.h"
 #include "bench.h"
+#include "report.h"
 
 #include <algorithm>
 #include <cuda_runtime.h>

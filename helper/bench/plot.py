@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
 """Plot gpu-aes-bench JSON: AES-128-CTR throughput vs request size, one
-line per path.  Usage: bench_plot.py bench.json out.png [title]"""
+line per path.  Usage: plot.py bench.json out.png [title]"""
 import json
 import sys
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * bench_cpu.c - OpenSSL EVP AES on one core and on all cores (one thread
+ * cpu.c - OpenSSL EVP AES on one core and on all cores (one thread
  * each, own buffers), the comparison every GPU figure is shown against.
  */
 #include "bench.h"
+#include "report.h"
 
 #include <openssl/evp.h>
 #include <pthread.h>

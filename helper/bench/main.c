@@ -4,73 +4,15 @@
  * kernels with data in GPU memory, the helper path driven through the
  * in-process producer as the kernel drives it, and OpenSSL on one and on
  * all cores in the same run.  Prints a table, writes JSON; plot it with
- * helper/cuda/bench_plot.py.
+ * helper/bench/plot.py.
  */
-#include "aes_gpu.h"
+#include "../cuda/aes_gpu.h"
 #include "bench.h"
+#include "report.h"
 
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-#define MAX_RESULTS 1024
-
-static struct bench_result results[MAX_RESULTS];
-static size_t nresults;
-
-double bench_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void print_row(const struct bench_result *r)
-{
-	printf("%-12s %-18s %10zu %9.2f %12.0f %9.2f %9.2f %9.3f  %s\n",
-	       r->path, r->alg, r->size, r->gbps, r->rps, r->p50_us,
-	       r->p99_us, r->cpu_s_per_gb, r->note);
-	fflush(stdout);
-}
-
-void bench_add(const struct bench_result *r)
-{
-	if (nresults < MAX_RESULTS)
-		results[nresults++] = *r;
-	print_row(r);
-}
-
-static void header(void)
-{
-	printf("%-12s %-18s %10s %9s %12s %9s %9s %9s  %s\n", "path", "alg",
-	       "bytes", "GB/s", "req/s", "p50_us", "p99_us", "cpu_s/GB",
-	       "note");
-}
-
-static int write_json(const char *path)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	fprintf(f, "{\n  \"results\": [\n");
-	for (size_t i = 0; i < nresults; i++) {
-		const struct bench_result *r = &results[i];
-
-		fprintf(f, "    {\"path\": \"%s\", \"alg\": \"%s\", \"size\": %zu, "
-			"\"gbps\": %.4f, \"rps\": %.1f, \"p50_us\": %.3f, "
-			"\"p99_us\": %.3f, \"cpu_s_per_gb\": %.5f, "
-			"\"note\": \"%s\"}%s\n",
-			r->path, r->alg, r->size, r->gbps, r->rps, r->p50_us,
-			r->p99_us, r->cpu_s_per_gb, r->note,
-			i + 1 < nresults ? "," : "");
-	}
-	fprintf(f, "  ]\n}\n");
-	return fclose(f);
-}
 
 static void usage(FILE *f)
 {
@@ -176,7 +118,7 @@ int main(int argc, char **argv)
 		goto bad;
 	if (!raw && !helper && !cpu && !pcie)
 		raw = helper = cpu = pcie = 1;
-	header();
+	bench_print_header();
 	if (pcie && bench_pcie(&o)) {
 		fprintf(stderr, "gpu-aes-bench: pcie copies failed\n");
 		err = 1;
@@ -193,12 +135,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gpu-aes-bench: openssl failed\n");
 		err = 1;
 	}
-	printf("\n# summary\n");
-	header();
-	for (size_t i = 0; i < nresults; i++)
-		if (strcmp(results[i].path, "raw-sweep"))
-			print_row(&results[i]);
-	if (write_json(json)) {
+	bench_print_summary();
+	if (bench_write_json(json)) {
 		fprintf(stderr, "gpu-aes-bench: cannot write %s\n", json);
 		err = 1;
 	}
