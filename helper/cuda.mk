@@ -23,16 +23,18 @@ else
 HAVE_CUDA := $(if $(shell command -v $(NVCC) 2>/dev/null),1,0)
 endif
 
-# The host-only parts are plain C and always unit-tested.
+# The host-only parts are plain C and always unit-tested, with the parts
+# of src/ they use (aes_key.c: the one key expansion; xts_ecb.c: the test
+# reference's XTS).
 CUDA_UNIT := $(CUDA_BUILD)/cuda-unit
 CUDA_UNIT_OBJS := $(CUDA_BUILD)/unit_host.o $(CUDA_BUILD)/ref.o \
-	$(CUDA_BUILD)/aes_host.o $(CUDA_BUILD)/xts_ecb.o
+	$(CUDA_BUILD)/aes_host.o $(CUDA_BUILD)/aes_key.o $(CUDA_BUILD)/xts_ecb.o
 
 $(CUDA_BUILD)/%.o: $(CUDA_SRC)/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Isrc -Iinclude $(CFLAGS) -c -o $@ $<
 
-$(CUDA_BUILD)/xts_ecb.o: src/xts_ecb.c
+$(CUDA_BUILD)/aes_key.o $(CUDA_BUILD)/xts_ecb.o: $(CUDA_BUILD)/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Isrc -Iinclude $(CFLAGS) -c -o $@ $<
 
@@ -46,9 +48,9 @@ $(CUDA_UNIT): $(CUDA_UNIT_OBJS)
 # The same tests under ASan+UBSan (the sanitizer sub-make skips cuda.mk).
 CUDA_UNIT_ASAN := $(CUDA_BUILD)/cuda-unit-asan
 CUDA_UNIT_SRCS := $(GPUTEST)/unit_host.c $(GPUTEST)/ref.c \
-	$(CUDA_SRC)/aes_host.c src/xts_ecb.c
+	$(CUDA_SRC)/aes_host.c src/aes_key.c src/xts_ecb.c
 $(CUDA_UNIT_ASAN): $(CUDA_UNIT_SRCS) $(wildcard $(CUDA_SRC)/*.h) \
-	$(GPUTEST)/ref.h
+	$(GPUTEST)/ref.h src/aes_key.h src/xts_ecb.h
 	@mkdir -p $(@D)
 	$(CC) -D_GNU_SOURCE -Isrc -Iinclude -std=c11 -O1 -g \
 		-Wall -Wextra -Werror -fsanitize=address,undefined \

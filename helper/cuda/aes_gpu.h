@@ -143,7 +143,11 @@ void gpu_aes_gcm_tag(const uint32_t ghash[4], const uint32_t ekj0[4],
 /* Element n of gpu_aes_kernel's XTS step table: x^(32 n), n <= 128. */
 void gpu_aes_xts_xpow(uint32_t out[129][4]);
 
-/* Key expansion in the kernel's word order; 0, or -1 for a bad key size. */
+/*
+ * *out from a raw key: helper/src/aes_key.c's expansion in the kernel's
+ * word order, everything else zero (gpu_aes_gcm_powers() adds the GCM
+ * powers).  0, or -1 for a bad key size (then *out is untouched).
+ */
 int gpu_aes_dev_expand_key(const uint8_t *key, unsigned int key_len,
 		       struct gpu_aes_dev_key *out, unsigned int *rounds);
 

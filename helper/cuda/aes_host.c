@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * aes_host.c - host-side parts of the GPU AES path that need no GPU:
- * counter arithmetic, chunking a batch, key expansion in the kernel's word
+ * counter arithmetic, chunking a batch, expanded keys in the kernel's word
  * order, the tables the kernel replicates, and the tuning-cache format.
  * Unit-tested without a GPU (tests/gpu/unit_host.c).
  */
@@ -10,7 +10,8 @@
 #include "cuda_backend.h"
 #include "gf128.h"
 
-#include <pthread.h>
+#include "../src/aes_key.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,76 +331,29 @@ void gpu_aes_make_tables(struct gpu_aes_tables *t)
 	}
 }
 
-static struct gpu_aes_tables g_host_tables;
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+_Static_assert(GPU_AES_RK_WORDS * 4 == GPU_AES_SCHED_BYTES,
+	       "a device key's round keys hold one schedule");
 
-static void tables_init(void)
-{
-	gpu_aes_make_tables(&g_host_tables);
-}
-
-static const struct gpu_aes_tables *tables(void)
-{
-	pthread_once(&g_once, tables_init);
-	return &g_host_tables;
-}
-
-static uint32_t sub_word(const uint8_t *sb, uint32_t w)
-{
-	return sb[w & 0xff] | (uint32_t)sb[(w >> 8) & 0xff] << 8 |
-	       (uint32_t)sb[(w >> 16) & 0xff] << 16 |
-	       (uint32_t)sb[w >> 24] << 24;
-}
-
-static uint32_t inv_mix_word(uint32_t w)
-{
-	uint8_t b[4], o[4];
-
-	for (int i = 0; i < 4; i++)
-		b[i] = (uint8_t)(w >> (8 * i));
-	for (int r = 0; r < 4; r++)
-		o[r] = gmul(14, b[r]) ^ gmul(11, b[(r + 1) & 3]) ^
-		       gmul(13, b[(r + 2) & 3]) ^ gmul(9, b[(r + 3) & 3]);
-	return o[0] | (uint32_t)o[1] << 8 | (uint32_t)o[2] << 16 |
-	       (uint32_t)o[3] << 24;
-}
-
+/*
+ * The expansion is aes_key.c's, the helper's only one; here its bytes
+ * become the words the kernel reads (AES bytes, little endian).
+ */
 int gpu_aes_dev_expand_key(const uint8_t *key, unsigned int key_len,
-		       struct gpu_aes_dev_key *out, unsigned int *rounds)
+			   struct gpu_aes_dev_key *out, unsigned int *rounds)
 {
-	const uint8_t *sb = tables()->sbox;
-	unsigned int nk = key_len / 4, nr, total;
-	uint32_t rcon = 1;
-	uint32_t *w = out->erk;
+	uint8_t enc[GPU_AES_SCHED_BYTES], dec[GPU_AES_SCHED_BYTES];
+	int nr = gpu_aes_expand_schedules(key, key_len, enc, dec);
 
-	if (key_len != 16 && key_len != 24 && key_len != 32)
+	if (nr < 0)
 		return -1;
-	nr = nk + 6;
-	total = 4 * (nr + 1);
 	memset(out, 0, sizeof(*out));
-	for (unsigned int i = 0; i < nk; i++)
-		w[i] = key[4 * i] | (uint32_t)key[4 * i + 1] << 8 |
-		       (uint32_t)key[4 * i + 2] << 16 |
-		       (uint32_t)key[4 * i + 3] << 24;
-	for (unsigned int i = nk; i < total; i++) {
-		uint32_t t = w[i - 1];
-
-		if (i % nk == 0) {
-			t = sub_word(sb, (t >> 8) | (t << 24)) ^ rcon;
-			rcon = gmul(2, (uint8_t)rcon);
-		} else if (nk > 6 && i % nk == 4) {
-			t = sub_word(sb, t);
-		}
-		w[i] = w[i - nk] ^ t;
+	for (unsigned int i = 0; i < GPU_AES_RK_WORDS; i++) {
+		out->erk[i] = load_le32(enc + 4 * i);
+		out->drk[i] = load_le32(dec + 4 * i);
 	}
-	for (unsigned int r = 0; r <= nr; r++)
-		for (unsigned int j = 0; j < 4; j++) {
-			uint32_t v = w[4 * (nr - r) + j];
-
-			out->drk[4 * r + j] = (r == 0 || r == nr) ? v :
-					      inv_mix_word(v);
-		}
-	*rounds = nr;
+	explicit_bzero(enc, sizeof(enc));
+	explicit_bzero(dec, sizeof(dec));
+	*rounds = (unsigned int)nr;
 	return 0;
 }
 

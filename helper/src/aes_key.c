@@ -50,10 +50,17 @@ static void inv_mix_column(const uint8_t in[4], uint8_t out[4])
 			 gmul(in[(i + 2) & 3], 0x0d) ^ gmul(in[(i + 3) & 3], 0x09);
 }
 
-int gpu_aes_expand_key(const uint8_t *key, size_t len, struct gpu_aes_key *e)
+_Static_assert(sizeof(((struct gpu_aes_key *)0)->enc_sched) ==
+	       GPU_AES_SCHED_BYTES, "enc_sched holds one schedule");
+_Static_assert(sizeof(((struct gpu_aes_key *)0)->dec_sched) ==
+	       GPU_AES_SCHED_BYTES, "dec_sched holds one schedule");
+
+int gpu_aes_expand_schedules(const uint8_t *key, size_t len,
+			     uint8_t enc[GPU_AES_SCHED_BYTES],
+			     uint8_t dec[GPU_AES_SCHED_BYTES])
 {
 	size_t nk, nr, nw, i, r, c;
-	uint8_t *w, t[4], rcon = 1;
+	uint8_t *w = enc, t[4], rcon = 1;
 
 	if (len != 16 && len != 24 && len != 32)
 		return -EINVAL;
@@ -61,16 +68,8 @@ int gpu_aes_expand_key(const uint8_t *key, size_t len, struct gpu_aes_key *e)
 	nr = nk + 6;
 	nw = 4 * (nr + 1);
 
-	memset(e->key, 0, sizeof(e->key));
-	memset(e->enc_sched, 0, sizeof(e->enc_sched));
-	memset(e->dec_sched, 0, sizeof(e->dec_sched));
-	memset(e->tweak_sched, 0, sizeof(e->tweak_sched));
-	memcpy(e->key, key, len);
-	e->key_len = (uint32_t)len;
-	e->rounds = (uint32_t)nr;
-	e->tweak_len = 0;
-
-	w = e->enc_sched;
+	memset(enc, 0, GPU_AES_SCHED_BYTES);
+	memset(dec, 0, GPU_AES_SCHED_BYTES);
 	memcpy(w, key, len);
 	for (i = nk; i < nw; i++) {
 		memcpy(t, w + 4 * (i - 1), 4);
@@ -91,13 +90,28 @@ int gpu_aes_expand_key(const uint8_t *key, size_t len, struct gpu_aes_key *e)
 	}
 
 	/* Equivalent inverse cipher: reversed order, InvMixColumns inside. */
-	memcpy(e->dec_sched, w + 16 * nr, 16);
-	memcpy(e->dec_sched + 16 * nr, w, 16);
+	memcpy(dec, w + 16 * nr, 16);
+	memcpy(dec + 16 * nr, w, 16);
 	for (r = 1; r < nr; r++)
 		for (c = 0; c < 4; c++)
 			inv_mix_column(w + 16 * (nr - r) + 4 * c,
-				       e->dec_sched + 16 * r + 4 * c);
+				       dec + 16 * r + 4 * c);
 	explicit_bzero(t, sizeof(t));
+	return (int)nr;
+}
+
+int gpu_aes_expand_key(const uint8_t *key, size_t len, struct gpu_aes_key *e)
+{
+	int nr = gpu_aes_expand_schedules(key, len, e->enc_sched, e->dec_sched);
+
+	if (nr < 0)
+		return nr;
+	memset(e->key, 0, sizeof(e->key));
+	memset(e->tweak_sched, 0, sizeof(e->tweak_sched));
+	memcpy(e->key, key, len);
+	e->key_len = (uint32_t)len;
+	e->rounds = (uint32_t)nr;
+	e->tweak_len = 0;
 	return 0;
 }
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * aes_key.h - AES key expansion (FIPS-197 5.2) into a key table entry, the
- * way the kernel writes it: raw key, encryption round keys and the
- * equivalent inverse cipher's round keys (FIPS-197 5.3.5), all as bytes in
- * AES order.
+ * aes_key.h - AES key expansion (FIPS-197 5.2), the helper's one
+ * implementation: into a key table entry, the way the kernel writes it
+ * (raw key, encryption round keys and the equivalent inverse cipher's round
+ * keys (FIPS-197 5.3.5), all as bytes in AES order), or into bare
+ * schedules, from which the cuda backend makes its device keys.
  */
 #ifndef GPU_AES_HELPER_AES_KEY_H
 #define GPU_AES_HELPER_AES_KEY_H
@@ -12,6 +13,21 @@
 #include <stdint.h>
 
 #include "../../uapi/gpu_aes.h"
+
+/* Bytes of one key schedule: at most 15 round keys (AES-256) of 16. */
+#define GPU_AES_SCHED_BYTES	240
+
+/*
+ * The schedules alone, for a caller that keeps them in its own layout (the
+ * cuda backend's device keys): enc gets the encryption round keys and dec
+ * the equivalent inverse cipher's, as bytes in AES order, 16 * (rounds + 1)
+ * bytes each, the rest of both arrays zeroed.  Returns rounds (10, 12 or
+ * 14), or -EINVAL unless len is 16, 24 or 32 (then enc and dec are
+ * untouched).
+ */
+int gpu_aes_expand_schedules(const uint8_t *key, size_t len,
+			     uint8_t enc[GPU_AES_SCHED_BYTES],
+			     uint8_t dec[GPU_AES_SCHED_BYTES]);
 
 /*
  * Fills key_len, rounds, key, enc_sched and dec_sched of *e and zeroes the

@@ -211,6 +211,30 @@ TEST(key_expansion_random_keys_vs_openssl)
 	}
 }
 
+/* The bare schedules are the entry's, byte for byte, tails zeroed. */
+TEST(key_expansion_schedules_alone_equal_the_entry)
+{
+	uint8_t key[32], enc[GPU_AES_SCHED_BYTES], dec[GPU_AES_SCHED_BYTES];
+	unsigned int i;
+
+	for (i = 0; i < 30; i++) {
+		size_t len = 16 + 8 * (i % 3);
+		struct gpu_aes_key e;
+
+		t_rand_bytes(key, sizeof(key));
+		memset(enc, 0xa5, sizeof(enc));
+		memset(dec, 0x5a, sizeof(dec));
+		CHECK_EQ(gpu_aes_expand_schedules(key, len, enc, dec),
+			 (int)(len / 4 + 6));
+		CHECK_EQ(gpu_aes_expand_key(key, len, &e), 0);
+		CHECK_MEM(enc, e.enc_sched, sizeof(enc));
+		CHECK_MEM(dec, e.dec_sched, sizeof(dec));
+	}
+	memset(enc, 0xa5, sizeof(enc));
+	CHECK_EQ(gpu_aes_expand_schedules(key, 20, enc, dec), -EINVAL);
+	CHECK_EQ(enc[0], 0xa5);		/* untouched on error */
+}
+
 TEST(key_expansion_rejects_bad_length)
 {
 	static const size_t bad[] = { 0, 1, 15, 17, 20, 31, 33, 64 };
