@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cuda_backend.h - the cuda backend's knobs and host helpers beyond
- * backend.h.  Tuning knobs are environment variables:
- *   GPU_AES_CUDA_ZC_MAX     batches up to this many bytes run zero-copy
- *                           (default 262144); larger ones use the copy
- *                           engines
- *   GPU_AES_CUDA_CPU_BELOW  batches under this many bytes go to the cpu
- *                           backend (SSLShader's policy; default 0: off)
- *   GPU_AES_CUDA_SHAPE      "variant threads bpt ctas_per_sm": skip tuning
+ * cuda_backend.h - the cuda backend's host helpers beyond backend.h.
+ * Its knobs are environment variables, read in cuda_pipeline.cu
+ * (GPU_AES_CUDA_ZC_MAX, GPU_AES_CUDA_CPU_BELOW) and cuda_tuning.cu
+ * (GPU_AES_CUDA_SHAPE); their one description, with the tuning cache's,
+ * is the man page: docs/gpu-aes-helper.8, ENVIRONMENT and FILES.
  */
 #ifndef GPU_AES_CUDA_BACKEND_H
 #define GPU_AES_CUDA_BACKEND_H
