@@ -31,7 +31,9 @@ extern "C" {
  * hp1[i] = H^i for i <= 32 (the lanes of a warp), hp32[i] = H^(32 i) for
  * i <= 16 (the warps of a CTA and the Horner stride of 128..512 threads),
  * hpre[i] = hp32[i] prepared by gf128_precompute().
- * They are zero for keys no GCM request used.
+ * The backend computes them for every one-key entry when it uploads it,
+ * since an entry does not say which algorithm will use it
+ * (cuda_keys.cu, key_ensure()); they are zero for XTS entries.
  */
 #define GPU_AES_HP32_MAX	16U
 struct gpu_aes_dev_key {
