@@ -59,7 +59,18 @@ exec 3>&-
 
 # 3. Load -> use -> unload.
 meminfo() { awk -v k="$1:" '$1 == k {print $2}' /proc/meminfo; }
-pins() { awk '$1 == "nr_foll_pin_acquired" {a = $2} $1 == "nr_foll_pin_released" {r = $2} END {print a - r}' /proc/vmstat; }
+pins_now() { awk '$1 == "nr_foll_pin_acquired" {a = $2} $1 == "nr_foll_pin_released" {r = $2} END {print a - r}' /proc/vmstat; }
+# Other users (9p I/O) hold pins for a moment: the fewest of a few reads
+# over a second is what stays pinned.
+pins() {
+	_min=$(pins_now)
+	for _i in 1 2 3 4 5; do
+		sleep 0.2
+		_p=$(pins_now)
+		[ "$_p" -lt "$_min" ] && _min=$_p
+	done
+	echo "$_min"
+}
 cycle() {
 	/sbin/modprobe gpu_aes || return 1
 	selftests_settled || return 1
@@ -95,10 +106,12 @@ note "SUnreclaim ${slab0} -> ${slab1} kB, VmallocUsed ${vm0} -> ${vm1} kB, Percp
 [ $((vm1 - vm0)) -le 256 ] &&
 	pass "vmalloc after $cycles cycles: ${vm0} -> ${vm1} kB (tolerance +256 kB)" ||
 	fail "vmalloc grew by $((vm1 - vm0)) kB over $cycles cycles"
-# Each attach pins the 261 pages of fake_helper's region; other users (9p)
-# hold a few pins for a moment (measured: 0..6), hence the tolerance of 16.
-[ $((pin1 - pin0)) -le 16 ] &&
-	pass "the pages of $cycles attaches were all unpinned (outstanding pins $pin0 -> $pin1, tolerance +16)" ||
+# Each attach pins the 261 pages of fake_helper's region, so one leaked
+# attach alone is 261 pins.  Other users (9p) hold pins for a moment (CI
+# measured 21 outstanding once), hence the fewest of several reads and a
+# tolerance of 64: well under one leaked region.
+[ $((pin1 - pin0)) -le 64 ] &&
+	pass "the pages of $cycles attaches were all unpinned (outstanding pins $pin0 -> $pin1, tolerance +64, one attach pins 261)" ||
 	fail "pins outstanding $pin0 -> $pin1"
 /sbin/modprobe gpu_aes || fail "modprobe gpu_aes at the end"
 finish
