@@ -5,7 +5,8 @@
 #   make check       also runs the cuda backend's host unit tests (no GPU)
 #   make check-gpu   GPU correctness suite: kernel_check (every launch
 #                    shape vs OpenSSL) and check_backend (the helper path
-#                    through the in-process producer); SKIP without a GPU
+#                    through the kernel's request path, kring/); SKIP
+#                    without a GPU
 #   make gpu-bins    the binaries a GPU machine runs: these two and
 #                    gpu-aes-bench (bench/bench.mk adds itself)
 #
@@ -32,15 +33,15 @@ CUDA_UNIT_OBJS := $(CUDA_BUILD)/unit_host.o $(CUDA_BUILD)/ref.o \
 
 $(CUDA_BUILD)/%.o: $(CUDA_SRC)/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc -Iinclude $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -c -o $@ $<
 
 $(CUDA_BUILD)/aes_key.o $(CUDA_BUILD)/xts_ecb.o: $(CUDA_BUILD)/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc -Iinclude $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -c -o $@ $<
 
 $(CUDA_BUILD)/%.o: $(GPUTEST)/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc -Iinclude $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -c -o $@ $<
 
 $(CUDA_UNIT): $(CUDA_UNIT_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcrypto -lpthread
@@ -52,7 +53,7 @@ CUDA_UNIT_SRCS := $(GPUTEST)/unit_host.c $(GPUTEST)/ref.c \
 $(CUDA_UNIT_ASAN): $(CUDA_UNIT_SRCS) $(wildcard $(CUDA_SRC)/*.h) \
 	$(GPUTEST)/ref.h src/aes_key.h src/xts_ecb.h
 	@mkdir -p $(@D)
-	$(CC) -D_GNU_SOURCE -Isrc -Iinclude -std=c11 -O1 -g \
+	$(CC) -D_GNU_SOURCE -Isrc -std=c11 -O1 -g \
 		-Wall -Wextra -Werror -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -fno-omit-frame-pointer \
 		-o $@ $(CUDA_UNIT_SRCS) -lcrypto -lpthread
@@ -84,11 +85,11 @@ CUDA_LDLIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread \
 
 $(CUDA_BUILD)/%.o: $(CUDA_SRC)/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -c -o $@ $<
+	$(NVCC) $(NVCCFLAGS) -Isrc -c -o $@ $<
 
 $(CUDA_BUILD)/%.o: $(GPUTEST)/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -c -o $@ $<
+	$(NVCC) $(NVCCFLAGS) -Isrc -c -o $@ $<
 
 # The kernel build in the tuning cache's key (cuda/cuda_tuning.cu): the
 # first 16 hex digits of the sha256 of the device code aes_kernel.o
@@ -120,7 +121,8 @@ HELPER_LIB := $(BUILD)/libgpuaes-helper.a
 $(KCHECK): $(CUDA_BUILD)/kernel_check.o $(CUDA_BUILD)/ref.o $(HELPER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BCHECK): $(CUDA_BUILD)/check_backend.o $(CUDA_BUILD)/ref.o $(HELPER_LIB)
+$(BCHECK): $(CUDA_BUILD)/check_backend.o $(CUDA_BUILD)/ref.o $(KRING_LIB) \
+	$(HELPER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 all: $(GPU_BINS)

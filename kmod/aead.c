@@ -21,6 +21,7 @@
 #include <linux/scatterlist.h>
 
 #include "aead.h"
+#include "dispatch.h"
 #include "params.h"
 #include "ring.h"
 #include "skcipher.h"
@@ -31,14 +32,15 @@ static struct gpu_aes_aead_req_ctx *gpu_aes_aead_job_rctx(struct gpu_aes_job *jo
 	return container_of(job, struct gpu_aes_aead_req_ctx, job);
 }
 
-static int gpu_aes_aead_cpu_crypt(struct aead_request *req, u32 flags)
+/* Synchronous software tfm: no callback, never sleeps, any context. */
+static int gpu_aes_aead_cpu_crypt(struct aead_request *req)
 {
 	struct gpu_aes_aead_ctx *ctx = crypto_aead_ctx(crypto_aead_reqtfm(req));
 	struct gpu_aes_aead_req_ctx *rctx = aead_request_ctx(req);
 	struct aead_request *sub = &rctx->fallback_req;
 
 	aead_request_set_tfm(sub, ctx->fallback);
-	aead_request_set_callback(sub, flags, NULL, NULL);
+	aead_request_set_callback(sub, 0, NULL, NULL);
 	aead_request_set_crypt(sub, req->src, req->dst, req->cryptlen, req->iv);
 	aead_request_set_ad(sub, req->assoclen);
 	if (rctx->job.dir == GPU_AES_DIR_DECRYPT)
@@ -46,34 +48,9 @@ static int gpu_aes_aead_cpu_crypt(struct aead_request *req, u32 flags)
 	return crypto_aead_encrypt(sub);
 }
 
-static void gpu_aes_aead_copy_in(struct gpu_aes_job *job, u8 *slot)
-{
-	unsigned int nents = sg_nents(job->src);
-
-	sg_pcopy_to_buffer(job->src, nents, slot, job->len, job->aad_len);
-	if (job->dir == GPU_AES_DIR_DECRYPT)
-		sg_pcopy_to_buffer(job->src, nents,
-				   slot + gpu_aes_gcm_tag_off(0, job->len),
-				   job->auth_len, job->aad_len + job->len);
-	sg_pcopy_to_buffer(job->src, nents,
-			   slot + gpu_aes_gcm_aad_off(0, job->len),
-			   job->aad_len, 0);
-}
-
-static void gpu_aes_aead_copy_out(struct gpu_aes_job *job, const u8 *slot)
-{
-	unsigned int nents = sg_nents(job->dst);
-
-	sg_pcopy_from_buffer(job->dst, nents, slot, job->len, job->aad_len);
-	if (job->dir == GPU_AES_DIR_ENCRYPT)
-		sg_pcopy_from_buffer(job->dst, nents,
-				     slot + gpu_aes_gcm_tag_off(0, job->len),
-				     job->auth_len, job->aad_len + job->len);
-}
-
 static int gpu_aes_aead_job_cpu_crypt(struct gpu_aes_job *job)
 {
-	return gpu_aes_aead_cpu_crypt(gpu_aes_aead_job_rctx(job)->req, 0);
+	return gpu_aes_aead_cpu_crypt(gpu_aes_aead_job_rctx(job)->req);
 }
 
 static void gpu_aes_aead_complete(struct gpu_aes_job *job, int err)
@@ -96,7 +73,6 @@ static int gpu_aes_aead_crypt(struct aead_request *req, u8 dir)
 	unsigned int authsize = crypto_aead_authsize(tfm);
 	struct gpu_aes_job *job = &rctx->job;
 	unsigned int len = req->cryptlen;
-	int ret;
 
 	if (dir == GPU_AES_DIR_DECRYPT) {
 		/* crypto_aead_decrypt() checks this too; a direct caller may not. */
@@ -105,23 +81,12 @@ static int gpu_aes_aead_crypt(struct aead_request *req, u8 dir)
 		len -= authsize;
 	}
 	rctx->req = req;
-	job->ops = &gpu_aes_aead_job_ops;
-	job->key = &ctx->key;
-	job->src = req->src;
-	job->dst = req->dst;
-	job->iv = req->iv;
-	job->len = len;
+	gpu_aes_job_init(job, &gpu_aes_aead_job_ops, &gpu_aes_gcm_desc,
+			 &ctx->key, req->src, req->dst, req->iv, len,
+			 req->base.flags, dir);
 	job->aad_len = req->assoclen;
-	job->alg = GPU_AES_ALG_GCM;
-	job->dir = dir;
 	job->auth_len = authsize;
-	job->may_backlog = req->base.flags & CRYPTO_TFM_REQ_MAY_BACKLOG;
-	job->backlogged = false;
-	ret = gpu_aes_route(&gpu_aes_ring, job, (u64)len + req->assoclen);
-	if (ret != GPU_AES_RING_FALLBACK)
-		return ret;
-	return gpu_aes_aead_cpu_crypt(req,
-				      req->base.flags & CRYPTO_TFM_REQ_MAY_SLEEP);
+	return gpu_aes_route(&gpu_aes_ring, job, (u64)len + req->assoclen);
 }
 
 static int gpu_aes_aead_encrypt(struct aead_request *req)
@@ -207,8 +172,8 @@ static struct aead_alg gpu_aes_gcm_alg = {
 
 int gpu_aes_aead_register(void)
 {
-	/* See gpu_aes_priority: above any template over our ctr. */
-	gpu_aes_gcm_alg.base.cra_priority = gpu_aes_priority + 1;
+	gpu_aes_gcm_alg.base.cra_priority = gpu_aes_priority +
+					    gpu_aes_gcm_desc.priority_above;
 	return crypto_register_aead(&gpu_aes_gcm_alg);
 }
 

@@ -4,7 +4,9 @@
  *
  * Error codes (also in kmod/README.md):
  *   open        -EBUSY   another process has the device open.
- *   INFO        -EFAULT  bad user pointer.  Works before SETUP.
+ *   INFO        -EFAULT  bad user pointer.  Works before SETUP.  ABI v2's
+ *                        INFO (another number) is answered with version 3
+ *                        in v2's layout, so an old helper names the mismatch.
  *   SETUP       -EPERM   the caller, or whoever opened the file, lacks
  *                        CAP_SYS_ADMIN.
  *               -EFAULT  bad user pointer, or region not fully pinnable.
@@ -17,18 +19,21 @@
  *                        (without CAP_IPC_LOCK).
  *   COMPLETE    -ENXIO   no region attached (before SETUP).
  *               -EPERM   called from another process (mm) than SETUP's.
- *               -EINVAL  cq_tail more than nr_entries past cq_head; the
- *                        batch is rejected (see gpu_aes_ring_reap()).
+ *               -EINVAL  the argument is neither a queue of the region nor
+ *                        GPU_AES_ALL_QUEUES, or cq_tail is more than
+ *                        queue_entries past cq_head; that batch is rejected
+ *                        (see gpu_aes_ring_reap()).
  *               >= 0     number of completions accepted.
  *               Several threads may call it at once; they share the work.
  *   other       -ENOTTY
- *   poll()      EPOLLIN while sq_head != sq_tail.
+ *   poll()      EPOLLIN while some queue's sq_head != sq_tail.
  *
  * Release detaches: every request still on the ring or in the backlog is
  * recomputed on the CPU and completed before the pages are unpinned.
  */
 #include <linux/bitops.h>
 #include <linux/capability.h>
+#include <linux/cpumask.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
@@ -118,12 +123,30 @@ static long gpu_aes_ioc_info(void __user *arg)
 	struct gpu_aes_info info = {
 		.abi_version = GPU_AES_ABI_VERSION,
 		.features = GPU_AES_FEAT_NEED_WAKEUP,
+		.max_queues = gpu_aes_ring.max_queues,
 		.max_entries = GPU_AES_MAX_ENTRIES,
 		.max_keys = GPU_AES_MAX_KEYS,
+		.page_size = PAGE_SIZE,
 		.max_data_size = GPU_AES_MAX_DATA,
+		.nr_cpus = nr_cpu_ids,
 	};
 
 	return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
+/*
+ * An ABI v2 helper asks with v2's INFO, whose number differs (its struct was
+ * 56 bytes).  Answer it with our version in v2's layout (abi_version first,
+ * everything else zero) so it says "install matching versions" instead of
+ * failing on -ENOTTY.
+ */
+#define GPU_AES_IOC_INFO_V2	_IOC(_IOC_READ, GPU_AES_IOC_MAGIC, 1, 56)
+
+static long gpu_aes_ioc_info_v2(void __user *arg)
+{
+	u32 v2[14] = { GPU_AES_ABI_VERSION };
+
+	return copy_to_user(arg, v2, sizeof(v2)) ? -EFAULT : 0;
 }
 
 static int gpu_aes_pin(struct gpu_aes_attachment *a, u64 addr, u64 size)
@@ -180,7 +203,7 @@ static long gpu_aes_ioc_setup(struct file *file, void __user *arg)
 		return -EPERM;
 	if (copy_from_user(&s, arg, sizeof(s)))
 		return -EFAULT;
-	ret = gpu_aes_setup_check(&s);
+	ret = gpu_aes_setup_check(&gpu_aes_ring, &s);
 	if (ret)
 		return ret;
 	if (!s.region_addr || !PAGE_ALIGNED(s.region_addr) ||
@@ -211,6 +234,8 @@ static long gpu_aes_ioctl(struct file *file, unsigned int cmd,
 	switch (cmd) {
 	case GPU_AES_IOC_INFO:
 		return gpu_aes_ioc_info((void __user *)arg);
+	case GPU_AES_IOC_INFO_V2:
+		return gpu_aes_ioc_info_v2((void __user *)arg);
 	case GPU_AES_IOC_SETUP:
 		return gpu_aes_ioc_setup(file, (void __user *)arg);
 	case GPU_AES_IOC_COMPLETE:
@@ -220,7 +245,8 @@ static long gpu_aes_ioctl(struct file *file, unsigned int cmd,
 		/* The helper's threads; not a process the fd was passed to. */
 		if (READ_ONCE(a->mm) != current->mm)
 			return -EPERM;
-		return gpu_aes_ring_reap(&gpu_aes_ring);
+		/* The queue number, or GPU_AES_ALL_QUEUES. */
+		return gpu_aes_ring_reap(&gpu_aes_ring, (u32)arg);
 	default:
 		return -ENOTTY;
 	}
@@ -241,12 +267,18 @@ static const struct file_operations gpu_aes_fops = {
 	.poll = gpu_aes_poll,
 };
 
+static const struct attribute_group *gpu_aes_groups[] = {
+	&gpu_aes_stats_group,
+	&gpu_aes_dispatch_group,
+	NULL
+};
+
 static struct miscdevice gpu_aes_misc = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = GPU_AES_DEVICE_NAME,
 	.fops = &gpu_aes_fops,
 	.mode = 0600,
-	.groups = gpu_aes_stats_groups,
+	.groups = gpu_aes_groups,
 };
 
 int gpu_aes_chardev_register(void)

@@ -9,6 +9,7 @@
 
 #include "gpu_aes.h"
 
+struct gpu_aes_queue;
 struct gpu_aes_ring;
 
 /*
@@ -28,8 +29,9 @@ struct gpu_aes_ring;
  *	another tfm took it over: gpu_aes_key_prepare()).
  * @dirty: @img changed since it was last written to @slot.
  *
- * All fields but @img's contents between setkey calls are protected by
- * the ring lock.
+ * Written under the ring's key_lock, but @last_use, which reservations
+ * refresh under their queue's lock only.  The reservation fast path reads
+ * @slot, @attach_gen and @dirty without key_lock (see keys.c).
  */
 struct gpu_aes_tfm_key {
 	struct gpu_aes_key img;
@@ -46,8 +48,8 @@ struct gpu_aes_tfm_key {
 void gpu_aes_key_init(struct gpu_aes_tfm_key *k);
 
 /**
- * gpu_aes_key_set() - expand a new key into @k.
- * @ring: the ring whose lock protects @k.
+ * gpu_aes_key_set() - take a new key into @k.
+ * @ring: the ring whose key_lock protects @k.
  * @k: the key state.
  * @key: raw key.
  * @len: 16, 24 or 32.
@@ -60,14 +62,13 @@ int gpu_aes_key_set(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
 		    const u8 *key, unsigned int len);
 
 /**
- * gpu_aes_key_set_xts() - expand a new XTS key (data key, tweak key) into @k.
- * @ring: the ring whose lock protects @k.
+ * gpu_aes_key_set_xts() - take a new XTS key (data key, tweak key) into @k.
+ * @ring: the ring whose key_lock protects @k.
  * @k: the key state.
  * @key: the data key followed by the tweak key.
  * @len: 32, 48 or 64 (xts_verify_key() already passed).
  *
- * The entry gets key_len = tweak_len = @len / 2, both raw keys in key[],
- * the data key's schedules and the tweak key's encryption schedule.
+ * The entry gets key_len = tweak_len = @len / 2 and both raw keys in key[].
  *
  * Return: 0, or -EINVAL for a bad length.
  */
@@ -75,23 +76,28 @@ int gpu_aes_key_set_xts(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
 			const u8 *key, unsigned int len);
 
 /**
- * gpu_aes_key_prepare() - make sure @k is in the attached key table.
- * @ring: an attached ring, lock held.
+ * gpu_aes_key_prepare() - make sure @k is in the attached key table, and
+ * count a request of queue @q that names its slot.
+ * @ring: an attached ring.
+ * @q: the queue reserving, lock held.
  * @k: the key state.
  * @slot: out: the slot.
  * @gen: out: the slot's generation to put in the sqe.
  *
- * Takes a slot on the first use in this attachment (or after another tfm
- * took its slot over): a free one, else the least recently used slot that
- * no request on the ring names and whose tfm has left it unused for
- * GPU_AES_KEY_IDLE (that tfm binds another slot at its next use).  Writes
- * the entry if the key changed since the last write, bumping the slot's
- * generation, and records the use.
+ * The common case, a bound and unchanged key, takes no shared lock and
+ * writes no shared cache line.  Otherwise, under key_lock: takes a slot
+ * on the first use in this attachment (or after another tfm took its slot
+ * over): a free one, else the least recently used slot that no request on
+ * any queue names and whose tfm has left it unused for GPU_AES_KEY_IDLE
+ * (that tfm binds another slot at its next use); and writes the entry if
+ * the key changed since the last write, bumping the slot's generation.
+ * On success @q->key_inflight[@slot] counts one more request; the caller
+ * undoes that if it then reserves nothing.
  *
  * Return: 0, or -ENOKEY if no slot can be had now.
  */
-int gpu_aes_key_prepare(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
-			u16 *slot, u32 *gen);
+int gpu_aes_key_prepare(struct gpu_aes_ring *ring, struct gpu_aes_queue *q,
+			struct gpu_aes_tfm_key *k, u16 *slot, u32 *gen);
 
 /**
  * gpu_aes_key_release() - wipe @k and free its slot (exit_tfm).
@@ -102,13 +108,5 @@ int gpu_aes_key_prepare(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
  * the CPU), so a freed slot has nobody to admit.
  */
 void gpu_aes_key_release(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k);
-
-/**
- * gpu_aes_key_selftest() - check the schedule byte order against FIPS-197.
- *
- * Return: 0, or -EINVAL if the AES library's schedule words do not map to
- * the byte order the ABI promises.
- */
-int gpu_aes_key_selftest(void);
 
 #endif /* GPU_AES_KEYS_H */

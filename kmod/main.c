@@ -9,14 +9,17 @@
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/sizes.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "aead.h"
 #include "chardev.h"
+#include "dispatch.h"
 #include "keys.h"
 #include "params.h"
 #include "ring.h"
 #include "skcipher.h"
+#include "stats.h"
 
 /*
  * 1500 beats every x86 AES implementation: aesni's skciphers (400/401),
@@ -32,38 +35,67 @@ module_param_named(priority, gpu_aes_priority, int, 0444);
 MODULE_PARM_DESC(priority,
 		 "cra_priority of ecb- and ctr-aes-gpu; xts- and gcm-aes-gpu get one more (default 1500; read at load)");
 
-/*
- * 256 keeps lone tiny requests (testmgr vectors, IVs, headers) off the ring
- * but lets dm-crypt's 512-byte sectors, one request each, batch on it.
- */
-unsigned int gpu_aes_ring_min_bytes = 256;
+unsigned int gpu_aes_ring_min_bytes = GPU_AES_DEFAULT_RING_MIN_BYTES;
 module_param_named(ring_min_bytes, gpu_aes_ring_min_bytes, uint, 0644);
 MODULE_PARM_DESC(ring_min_bytes,
 		 "requests (gcm: text plus associated data) shorter than this run on the CPU fallback (default 256)");
 
-unsigned int gpu_aes_ring_max_bytes = SZ_1M;
+unsigned int gpu_aes_ring_max_bytes = GPU_AES_DEFAULT_RING_MAX_BYTES;
 module_param_named(ring_max_bytes, gpu_aes_ring_max_bytes, uint, 0644);
 MODULE_PARM_DESC(ring_max_bytes,
 		 "requests longer than this (or than a quarter of the data area) run on the CPU fallback (default 1048576)");
 
-unsigned int gpu_aes_timeout_ms = 1000;
+unsigned int gpu_aes_timeout_ms = GPU_AES_DEFAULT_TIMEOUT_MS;
 module_param_named(timeout_ms, gpu_aes_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(timeout_ms,
 		 "deadline of a ring or backlogged request before it is recomputed on the CPU, ms (default 1000, min 1)");
+
+int gpu_aes_dispatch = GPU_AES_DISPATCH_AUTO;
+
+static const char *const gpu_aes_dispatch_names[] = {
+	[GPU_AES_DISPATCH_AUTO] = "auto",
+	[GPU_AES_DISPATCH_RING] = "ring",
+	[GPU_AES_DISPATCH_CPU] = "cpu",
+};
+
+static int gpu_aes_dispatch_set(const char *val, const struct kernel_param *kp)
+{
+	int i = sysfs_match_string(gpu_aes_dispatch_names, val);
+
+	if (i < 0)
+		return -EINVAL;
+	WRITE_ONCE(*(int *)kp->arg, i);
+	return 0;
+}
+
+static int gpu_aes_dispatch_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n",
+			  gpu_aes_dispatch_names[READ_ONCE(*(int *)kp->arg)]);
+}
+
+static const struct kernel_param_ops gpu_aes_dispatch_ops = {
+	.set = gpu_aes_dispatch_set,
+	.get = gpu_aes_dispatch_get,
+};
+
+module_param_cb(dispatch, &gpu_aes_dispatch_ops, &gpu_aes_dispatch, 0644);
+/* module_param_cb() names no type: modinfo shows this one. */
+__MODULE_PARM_TYPE(dispatch, "string");
+MODULE_PARM_DESC(dispatch,
+		 "where requests run: auto (by measured cost and load), ring or cpu (default auto)");
 
 static int __init gpu_aes_init(void)
 {
 	int ret;
 
-	ret = gpu_aes_key_selftest();
-	if (ret) {
-		pr_err("gpu_aes: AES key schedule byte order check failed\n");
-		return ret;
-	}
-	gpu_aes_ring_init(&gpu_aes_ring);
-	ret = gpu_aes_chardev_register();
+	ret = gpu_aes_ring_init(&gpu_aes_ring);
 	if (ret)
 		return ret;
+	gpu_aes_stats_sysfs_init();
+	ret = gpu_aes_chardev_register();
+	if (ret)
+		goto err_ring;
 	ret = gpu_aes_skcipher_register();
 	if (ret)
 		goto err_chardev;
@@ -76,6 +108,8 @@ err_skcipher:
 	gpu_aes_skcipher_unregister();
 err_chardev:
 	gpu_aes_chardev_unregister();
+err_ring:
+	gpu_aes_ring_exit(&gpu_aes_ring);
 	return ret;
 }
 
@@ -89,6 +123,7 @@ static void __exit gpu_aes_exit(void)
 	 * attached in-kernel (KUnit) can still be here; a no-op otherwise.
 	 */
 	gpu_aes_ring_detach(&gpu_aes_ring);
+	gpu_aes_ring_exit(&gpu_aes_ring);
 }
 
 module_init(gpu_aes_init);

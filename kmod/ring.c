@@ -1,64 +1,103 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ring.c - tags, the data allocator, submission, completion, deadlines and
- * the backlog (see ring.h and docs/design.md).
+ * ring.c - queues, tags, the data allocator, submission, completion,
+ * deadlines and the backlog (see ring.h and docs/design.md).
  *
- * Tags are allocated round robin and freed in allocation order, which is
- * also the data area's order: a tag's data space and the tag itself are
- * freed together once every older tag is released.  So one stuck request
- * holds back reuse behind it, which is what the byte ring needs anyway (a
- * batch's data stays contiguous), and the deadline scan bounds how long.
+ * Within a queue, tags are allocated round robin and freed in allocation
+ * order, which is also the order of the queue's data slice: a tag's data
+ * space and the tag itself are freed together once every older tag of the
+ * queue is released.  So one stuck request holds back reuse behind it on
+ * its queue, which is what the byte ring needs anyway (a batch's data
+ * stays contiguous), and the deadline scan bounds how long.
  */
 #include <crypto/aes.h>
-#include <crypto/gcm.h>
 #include <linux/bottom_half.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
-#include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
-#include <linux/scatterlist.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 
+#include "dispatch.h"
 #include "keys.h"
 #include "params.h"
 #include "ring.h"
 
 struct gpu_aes_ring gpu_aes_ring;
 
-static void gpu_aes_ring_timeout_fn(struct work_struct *work);
+static void gpu_aes_queue_timeout_fn(struct work_struct *work);
 
-void gpu_aes_ring_init(struct gpu_aes_ring *ring)
+int gpu_aes_ring_init(struct gpu_aes_ring *ring)
 {
+	struct gpu_aes_queue *q;
+	u32 i;
+
 	memset(ring, 0, sizeof(*ring));
-	spin_lock_init(&ring->lock);
 	mutex_init(&ring->setup_mutex);
-	mutex_init(&ring->scan_mutex);
-	atomic_set(&ring->users, 0);
 	init_waitqueue_head(&ring->wq);
-	INIT_DELAYED_WORK(&ring->timeout_work, gpu_aes_ring_timeout_fn);
-	INIT_LIST_HEAD(&ring->backlog);
+	spin_lock_init(&ring->key_lock);
+	/*
+	 * Room for every queue the ABI allows, whatever the CPU count: the
+	 * helper may group CPUs (fewer queues) or test many queues on a small
+	 * machine.  Never freed while the module lives: submitters index it
+	 * unlocked.
+	 */
+	ring->max_queues = GPU_AES_MAX_QUEUES;
+	ring->nr_queues = 1;
+	ring->queues = kcalloc(ring->max_queues, sizeof(*ring->queues),
+			       GFP_KERNEL);
+	if (!ring->queues)
+		return -ENOMEM;
+	for (i = 0; i < ring->max_queues; i++) {
+		q = &ring->queues[i];
+		spin_lock_init(&q->lock);
+		q->ring = ring;
+		q->id = i;
+		atomic_set(&q->users, 0);
+		mutex_init(&q->scan_mutex);
+		INIT_DELAYED_WORK(&q->timeout_work, gpu_aes_queue_timeout_fn);
+		INIT_LIST_HEAD(&q->backlog);
+	}
+#if IS_ENABLED(CONFIG_CRYPTO_DEV_GPU_AES_KUNIT_TEST)
+	ring->test_queue = -1;
+#endif
+	return 0;
 }
 
-int gpu_aes_setup_check(const struct gpu_aes_setup *s)
+void gpu_aes_ring_exit(struct gpu_aes_ring *ring)
 {
+	kfree(ring->queues);
+	ring->queues = NULL;
+}
+
+static void gpu_aes_geometry_of(const struct gpu_aes_setup *s,
+				struct gpu_aes_geometry *g)
+{
+	g->nr_queues = s->nr_queues;
+	g->queue_entries = s->queue_entries;
+	g->nr_keys = s->nr_keys;
+	g->page_size = s->page_size;
+	g->queue_data_size = s->queue_data_size;
+}
+
+int gpu_aes_setup_check(const struct gpu_aes_ring *ring,
+			const struct gpu_aes_setup *s)
+{
+	struct gpu_aes_geometry g;
 	struct gpu_aes_layout l;
 
 	if (s->abi_version != GPU_AES_ABI_VERSION ||
 	    s->features & ~GPU_AES_FEAT_NEED_WAKEUP ||
 	    s->reserved[0] || s->reserved[1] || s->reserved[2])
 		return -EINVAL;
-	if (!is_power_of_2(s->nr_entries) ||
-	    s->nr_entries < GPU_AES_MIN_ENTRIES ||
-	    s->nr_entries > GPU_AES_MAX_ENTRIES)
+	gpu_aes_geometry_of(s, &g);
+	if (!gpu_aes_geometry_valid(&g) || g.page_size != PAGE_SIZE ||
+	    g.nr_queues > ring->max_queues)
 		return -EINVAL;
-	if (!s->nr_keys || s->nr_keys > GPU_AES_MAX_KEYS)
-		return -EINVAL;
-	if (s->data_size < GPU_AES_MIN_DATA || s->data_size > GPU_AES_MAX_DATA ||
-	    s->data_size % GPU_AES_PAGE)
-		return -EINVAL;
-	gpu_aes_layout(s->nr_entries, s->nr_keys, s->data_size, &l);
+	gpu_aes_layout(&g, &l);
 	if (s->region_size != l.region_size)
 		return -EINVAL;
 	return 0;
@@ -80,6 +119,16 @@ static void gpu_aes_ring_test_kick(struct gpu_aes_ring *ring)
 	if (fn)
 		fn(ring);
 }
+
+struct gpu_aes_queue *gpu_aes_ring_queue(struct gpu_aes_ring *ring)
+{
+	int forced = READ_ONCE(ring->test_queue);
+	u32 n = READ_ONCE(ring->nr_queues);
+
+	if (forced >= 0)
+		return &ring->queues[forced % n];
+	return &ring->queues[raw_smp_processor_id() % n];
+}
 #else
 /* The production module has no hooks a stray write could aim. */
 static inline void gpu_aes_ring_test_mid_copy(struct gpu_aes_ring *ring,
@@ -90,6 +139,16 @@ static inline void gpu_aes_ring_test_mid_copy(struct gpu_aes_ring *ring,
 static inline void gpu_aes_ring_test_kick(struct gpu_aes_ring *ring)
 {
 }
+
+/*
+ * This CPU's queue.  A submitter preempted (process context) may move to
+ * another CPU before it posts: it keeps the queue it reserved on.
+ */
+struct gpu_aes_queue *gpu_aes_ring_queue(struct gpu_aes_ring *ring)
+{
+	return &ring->queues[raw_smp_processor_id() %
+			     READ_ONCE(ring->nr_queues)];
+}
 #endif
 
 static unsigned long gpu_aes_timeout_jiffies(void)
@@ -98,128 +157,139 @@ static unsigned long gpu_aes_timeout_jiffies(void)
 }
 
 /*
- * Make sure the deadline scan runs by @deadline.  mod_, not schedule_: a
- * pending scan may be due later (timeout_ms is writable at run time), and
- * schedule_delayed_work() would leave it so.  Lock held.
+ * Make sure the queue's deadline scan runs by @deadline.  Only when the
+ * scan is idle or due later, so a busy queue does not touch the timer per
+ * request.  mod_, not schedule_: a pending scan may be due later
+ * (timeout_ms is writable at run time), and schedule_delayed_work() would
+ * leave it so.  Lock held.
  */
-static void gpu_aes_ring_arm_timeout(struct gpu_aes_ring *ring,
-				     unsigned long deadline)
+static void gpu_aes_queue_arm_timeout(struct gpu_aes_queue *q,
+				      unsigned long deadline)
 {
 	unsigned long now = jiffies;
 
-	lockdep_assert_held(&ring->lock);
-	if (ring->scan_armed && !time_before(deadline, ring->scan_at))
+	lockdep_assert_held(&q->lock);
+	if (q->scan_armed && !time_before(deadline, q->scan_at))
 		return;
-	ring->scan_armed = true;
-	ring->scan_at = deadline;
-	mod_delayed_work(system_wq, &ring->timeout_work,
+	q->scan_armed = true;
+	q->scan_at = deadline;
+	mod_delayed_work(system_wq, &q->timeout_work,
 			 time_after(deadline, now) ? deadline - now : 0);
 }
 
 /*
  * Free released tags (and their data space) from the oldest on, stopping
- * at the first one still in use.
+ * at the first one still in use.  Lock held.
  */
-static void gpu_aes_tag_release(struct gpu_aes_ring *ring,
+static void gpu_aes_tag_release(struct gpu_aes_queue *q,
 				struct gpu_aes_tag *t)
 {
-	u32 mask = ring->nr_entries - 1;
+	u32 mask = q->ring->queue_entries - 1;
 
 	t->state = GPU_AES_TAG_RELEASED;
 	t->job = NULL;
-	ring->key_inflight[t->key_slot]--;
-	ring->may_admit = true;
-	while (ring->tag_tail != ring->tag_head) {
-		t = &ring->tags[ring->tag_tail & mask];
+	q->key_inflight[t->key_slot]--;
+	q->may_admit = true;
+	while (q->tag_tail != q->tag_head) {
+		t = &q->tags[q->tag_tail & mask];
 		if (t->state != GPU_AES_TAG_RELEASED)
 			break;
-		ring->data_tail = t->end;
+		q->data_tail = t->end;
 		t->state = GPU_AES_TAG_FREE;
-		ring->tag_tail++;
+		q->tag_tail++;
 	}
 }
 
 /*
- * A reference that keeps the tag table and the region in place while its
- * holder works on them without the lock.  Taken under the lock while
- * attached; detach waits for the count to reach zero.
+ * A reference that keeps the queue's tag table and the region in place
+ * while its holder works on them without the lock.  Taken under the lock
+ * while attached; detach waits for every queue's count to reach zero.
  */
-static void gpu_aes_ring_get(struct gpu_aes_ring *ring)
+static void gpu_aes_queue_get(struct gpu_aes_queue *q)
 {
-	lockdep_assert_held(&ring->lock);
-	atomic_inc(&ring->users);
+	lockdep_assert_held(&q->lock);
+	atomic_inc(&q->users);
 }
 
-static void gpu_aes_ring_put(struct gpu_aes_ring *ring)
+static void gpu_aes_queue_put(struct gpu_aes_queue *q)
 {
 	/* Fully ordered: our accesses to the region come before the wake. */
-	if (atomic_dec_and_test(&ring->users))
-		wake_up_var(&ring->users);
+	if (atomic_dec_and_test(&q->users))
+		wake_up_var(&q->users);
 }
 
 /*
- * Reserve a key slot, a tag and data space for @job and take a reference
- * for its copy-in.  Lock held.  Returns 0, -ENOKEY (no key slot to be had:
- * nothing reserved), -EAGAIN (no tag) or -ENOSPC (no data space); after
- * the last two the tfm keeps the key slot it may have taken.
+ * Reserve a key slot, a tag and data space for @job on @q and take a
+ * reference for its copy-in.  Lock held.  Returns 0, -ENOKEY (no key slot
+ * to be had: nothing reserved), -EAGAIN (no tag) or -ENOSPC (no data
+ * space); after the last two the tfm keeps the key slot it may have taken.
  */
-static int gpu_aes_ring_reserve(struct gpu_aes_ring *ring,
-				struct gpu_aes_job *job)
+static int gpu_aes_queue_reserve(struct gpu_aes_queue *q,
+				 struct gpu_aes_job *job)
 {
+	struct gpu_aes_ring *ring = q->ring;
 	/* GCM's tag and associated data travel with the text. */
 	u64 alen = ALIGN(gpu_aes_job_span(job), GPU_AES_DATA_ALIGN);
-	u32 mask = ring->nr_entries - 1;
+	u64 size = ring->queue_data_size;
+	u32 mask = ring->queue_entries - 1;
 	struct gpu_aes_tag *t;
 	u64 off, skip;
 	u16 slot;
 	u32 gen;
 
-	lockdep_assert_held(&ring->lock);
-	if (gpu_aes_key_prepare(ring, job->key, &slot, &gen))
+	lockdep_assert_held(&q->lock);
+	if (gpu_aes_key_prepare(ring, q, job->key, &slot, &gen))
 		return -ENOKEY;
-	if (ring->tag_head - ring->tag_tail >= ring->nr_entries)
-		return -EAGAIN;
-	/* A request never wraps: skip the tail of the area instead. */
-	div64_u64_rem(ring->data_head, ring->data_size, &off);
-	skip = off + alen > ring->data_size ? ring->data_size - off : 0;
-	if (ring->data_head - ring->data_tail + skip + alen > ring->data_size)
+	if (q->tag_head - q->tag_tail >= ring->queue_entries)
+		goto no_space;
+	/* A request never wraps: skip the tail of the slice instead. */
+	div64_u64_rem(q->data_head, size, &off);
+	skip = off + alen > size ? size - off : 0;
+	if (q->data_head - q->data_tail + skip + alen > size) {
+		q->key_inflight[slot]--;
 		return -ENOSPC;
+	}
 
-	job->tag = ring->tag_head & mask;
-	t = &ring->tags[job->tag];
-	ring->tag_head++;
-	ring->data_head += skip + alen;
-	t->end = ring->data_head;
-	t->data_off = skip ? 0 : off;
+	job->tag = q->tag_head & mask;
+	job->queue = q->id;
+	t = &q->tags[job->tag];
+	q->tag_head++;
+	q->data_head += skip + alen;
+	t->end = q->data_head;
+	t->data_off = q->data_base + (skip ? 0 : off);
 	t->len = job->len;
 	t->job = job;
-	t->alg = job->alg;
+	t->alg = job->desc->alg;
 	t->dir = job->dir;
-	t->seq++;
+	/* The low byte stays the queue's number (ring.h). */
+	t->seq += 1U << 8;
 	t->key_slot = slot;
 	t->key_gen = gen;
-	ring->key_inflight[slot]++;
 	/* Not used while RESERVED; set so no stale deadline is ever seen. */
 	t->deadline = jiffies + gpu_aes_timeout_jiffies();
 	t->state = GPU_AES_TAG_RESERVED;
-	gpu_aes_ring_get(ring);
+	gpu_aes_queue_get(q);
 	return 0;
+
+no_space:
+	q->key_inflight[slot]--;
+	return -EAGAIN;
 }
 
 /*
  * Will the space a reservation lacks come back by itself?  Tags and data
  * are freed oldest first, so only when the oldest tag's request is still
- * the ring's (being posted, in flight or being completed): it will
+ * the queue's (being posted, in flight or being completed): it will
  * complete or time out.  A timed-out oldest tag holds its space until the
  * helper answers it, which may be never.  Lock held.
  */
-static bool gpu_aes_ring_space_returns(const struct gpu_aes_ring *ring)
+static bool gpu_aes_queue_space_returns(const struct gpu_aes_queue *q)
 {
 	const struct gpu_aes_tag *t;
 
-	if (ring->tag_tail == ring->tag_head)
+	if (q->tag_tail == q->tag_head)
 		return false;
-	t = &ring->tags[ring->tag_tail & (ring->nr_entries - 1)];
+	t = &q->tags[q->tag_tail & (q->ring->queue_entries - 1)];
 	return t->state != GPU_AES_TAG_TIMED_OUT;
 }
 
@@ -228,13 +298,13 @@ static bool gpu_aes_ring_space_returns(const struct gpu_aes_ring *ring)
  * tag is RESERVED, so nobody else touches it, and our reference keeps the
  * region mapped.
  */
-static void gpu_aes_ring_copy_in(struct gpu_aes_ring *ring,
-				 struct gpu_aes_job *job)
+static void gpu_aes_queue_copy_in(struct gpu_aes_queue *q,
+				  struct gpu_aes_job *job)
 {
-	const struct gpu_aes_tag *t = &ring->tags[job->tag];
+	const struct gpu_aes_tag *t = &q->tags[job->tag];
 
-	gpu_aes_ring_test_mid_copy(ring, false);
-	job->ops->copy_in(job, ring->data + t->data_off);
+	gpu_aes_ring_test_mid_copy(q->ring, false);
+	job->ops->copy_in(job, q->ring->data + t->data_off);
 }
 
 /*
@@ -242,22 +312,22 @@ static void gpu_aes_ring_copy_in(struct gpu_aes_ring *ring,
  * flight from now on.  Lock held, attached.  *wake says whether to wake
  * the helper.
  */
-static void gpu_aes_ring_post(struct gpu_aes_ring *ring,
-			      struct gpu_aes_job *job, bool *wake)
+static void gpu_aes_queue_post(struct gpu_aes_queue *q,
+			       struct gpu_aes_job *job, bool *wake)
 {
-	struct gpu_aes_tag *t = &ring->tags[job->tag];
-	u32 mask = ring->nr_entries - 1;
+	struct gpu_aes_tag *t = &q->tags[job->tag];
+	u32 mask = q->ring->queue_entries - 1;
 	struct gpu_aes_sqe sqe = {};
 
-	lockdep_assert_held(&ring->lock);
+	lockdep_assert_held(&q->lock);
 	/* The deadline counts from here: copying in is not the helper's. */
 	t->deadline = jiffies + gpu_aes_timeout_jiffies();
 	t->state = GPU_AES_TAG_IN_FLIGHT;
-	ring->in_flight++;
+	q->in_flight++;
 
 	sqe.tag = job->tag;
 	sqe.seq = t->seq;
-	sqe.alg = job->alg;
+	sqe.alg = t->alg;
 	sqe.dir = job->dir;
 	sqe.key_slot = t->key_slot;
 	sqe.key_gen = t->key_gen;
@@ -266,64 +336,32 @@ static void gpu_aes_ring_post(struct gpu_aes_ring *ring,
 	sqe.aad_len = job->aad_len;
 	sqe.auth_len = job->auth_len;
 	/* Read at posting: a CTR IV is the caller's until completion. */
-	if (job->alg == GPU_AES_ALG_CTR || job->alg == GPU_AES_ALG_XTS)
-		memcpy(sqe.iv, job->iv, AES_BLOCK_SIZE);
-	else if (job->alg == GPU_AES_ALG_GCM)
-		memcpy(sqe.iv, job->iv, GCM_AES_IV_SIZE);
-	memcpy(&ring->sq[ring->sq_tail & mask], &sqe, sizeof(sqe));
-	ring->sq_tail++;
+	memcpy(sqe.iv, job->iv, job->desc->iv_bytes);
+	memcpy(&q->sq[q->sq_tail & mask], &sqe, sizeof(sqe));
+	q->sq_tail++;
 	/*
 	 * Entry, key and data before the tail; pairs with helper's acquire.
 	 * The data was copied by this CPU before it took the lock.
 	 */
-	smp_store_release(&ring->hdr->sq_tail, ring->sq_tail);
+	smp_store_release(&q->qhdr->sq_tail, q->sq_tail);
 	/*
 	 * Order the tail store before the flag load; pairs with the helper's
 	 * barrier between setting NEED_WAKEUP and re-reading sq_tail.
 	 */
 	smp_mb();
-	if (READ_ONCE(ring->hdr->helper_flags) & GPU_AES_HELPER_NEED_WAKEUP)
+	if (READ_ONCE(q->qhdr->helper_flags) & GPU_AES_HELPER_NEED_WAKEUP)
 		*wake = true;
 
 	gpu_aes_stat_inc(GPU_AES_STAT_RING_REQUESTS);
-	gpu_aes_stat_inc(gpu_aes_stat_ring_alg(job->alg));
+	gpu_aes_stat_inc(job->desc->ring_stat);
 	gpu_aes_stat_add(GPU_AES_STAT_RING_BYTES, t->len);
-	gpu_aes_ring_arm_timeout(ring, t->deadline);
+	gpu_aes_queue_arm_timeout(q, t->deadline);
 }
 
 static void gpu_aes_ring_wake(struct gpu_aes_ring *ring)
 {
 	wake_up_interruptible(&ring->wq);
 	gpu_aes_ring_test_kick(ring);
-}
-
-int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
-		  u64 bytes)
-{
-	enum gpu_aes_fallback_reason why;
-	int ret;
-
-	if (bytes < READ_ONCE(gpu_aes_ring_min_bytes)) {
-		why = GPU_AES_FB_SMALL;
-	} else if (bytes > READ_ONCE(gpu_aes_ring_max_bytes)) {
-		why = GPU_AES_FB_LARGE;
-	} else if (!job->may_backlog) {
-		/*
-		 * A caller that cannot be told -EBUSY gets its answer before
-		 * the call returns.  AF_ALG's AEAD AIO is one: it refuses a
-		 * socket's next AIO read with -EBUSY while one is in flight
-		 * (af_alg_alloc_areq()), so answering -EINPROGRESS would fail
-		 * the reads queued behind it, where the CPU driver we displace
-		 * answers each at once.
-		 */
-		why = GPU_AES_FB_NO_BACKLOG;
-	} else {
-		ret = gpu_aes_ring_submit(ring, job, &why);
-		if (ret != GPU_AES_RING_FALLBACK)
-			return ret;
-	}
-	gpu_aes_stat_fallback(why, bytes);
-	return GPU_AES_RING_FALLBACK;
 }
 
 void gpu_aes_job_finish(struct gpu_aes_job *job, int err)
@@ -368,28 +406,28 @@ static void gpu_aes_ring_finish_cpu(struct list_head *list)
 }
 
 /*
- * Reserve space for backlogged requests, oldest first, and move them onto
- * @admitted.  One that does not fit does not hold back those behind it
- * (only a want of tags, which every request needs, ends the walk).  One
- * whose tfm can get no key slot, or whose space will not come back by
- * itself (gpu_aes_ring_space_returns()), moves onto @cpu instead: the
- * backlog holds only requests that the ring's own completions will let
- * in.  Lock held, attached.
+ * Reserve space for the queue's backlogged requests, oldest first, and
+ * move them onto @admitted.  One that does not fit does not hold back
+ * those behind it (only a want of tags, which every request needs, ends
+ * the walk).  One whose tfm can get no key slot, or whose space will not
+ * come back by itself (gpu_aes_queue_space_returns()), moves onto @cpu
+ * instead: the backlog holds only requests that the queue's own
+ * completions will let in.  Lock held, attached.
  */
-static void gpu_aes_ring_admit(struct gpu_aes_ring *ring,
-			       struct list_head *admitted,
-			       struct list_head *cpu)
+static void gpu_aes_queue_admit(struct gpu_aes_queue *q,
+				struct list_head *admitted,
+				struct list_head *cpu)
 {
 	struct gpu_aes_job *job, *tmp;
 	int err;
 
-	lockdep_assert_held(&ring->lock);
-	ring->may_admit = false;
-	list_for_each_entry_safe(job, tmp, &ring->backlog, node) {
-		err = gpu_aes_ring_reserve(ring, job);
+	lockdep_assert_held(&q->lock);
+	q->may_admit = false;
+	list_for_each_entry_safe(job, tmp, &q->backlog, node) {
+		err = gpu_aes_queue_reserve(q, job);
 		if (!err)
 			list_move_tail(&job->node, admitted);
-		else if (err == -ENOKEY || !gpu_aes_ring_space_returns(ring))
+		else if (err == -ENOKEY || !gpu_aes_queue_space_returns(q))
 			list_move_tail(&job->node, cpu);
 		else if (err == -EAGAIN)
 			break;
@@ -399,11 +437,11 @@ static void gpu_aes_ring_admit(struct gpu_aes_ring *ring,
 /*
  * Admitted requests hold RESERVED tags, which nothing else completes or
  * expires, so -EINPROGRESS is surely their first callback.  Then they are
- * copied in and posted like any submission; one whose ring was detached
+ * copied in and posted like any submission; one whose queue was detached
  * meanwhile is recomputed on the CPU.
  */
-static void gpu_aes_ring_post_admitted(struct gpu_aes_ring *ring,
-				       struct list_head *admitted, bool *wake)
+static void gpu_aes_queue_post_admitted(struct gpu_aes_queue *q,
+					struct list_head *admitted, bool *wake)
 {
 	struct gpu_aes_job *job, *tmp;
 	unsigned int refs = 0;
@@ -414,66 +452,68 @@ static void gpu_aes_ring_post_admitted(struct gpu_aes_ring *ring,
 	list_for_each_entry(job, admitted, node) {
 		job->backlogged = false;
 		gpu_aes_job_finish(job, -EINPROGRESS);
-		gpu_aes_ring_copy_in(ring, job);
+		gpu_aes_queue_copy_in(q, job);
 	}
-	spin_lock_bh(&ring->lock);
+	spin_lock_bh(&q->lock);
 	list_for_each_entry_safe(job, tmp, admitted, node) {
 		list_del(&job->node);
-		if (ring->attached)
-			gpu_aes_ring_post(ring, job, wake);
+		if (q->attached)
+			gpu_aes_queue_post(q, job, wake);
 		else
 			list_add_tail(&job->node, &lost);
 		refs++;
 	}
-	spin_unlock_bh(&ring->lock);
+	spin_unlock_bh(&q->lock);
 	while (refs--)
-		gpu_aes_ring_put(ring);
+		gpu_aes_queue_put(q);
 	gpu_aes_ring_finish_cpu(&lost);
 }
 
 int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 			enum gpu_aes_fallback_reason *why)
 {
+	struct gpu_aes_queue *q = gpu_aes_ring_queue(ring);
 	bool reserved = false, wake = false;
 	LIST_HEAD(admitted);
 	LIST_HEAD(cpu);
 	int ret, err;
 
-	spin_lock_bh(&ring->lock);
-	if (!ring->attached) {
+	spin_lock_bh(&q->lock);
+	if (!q->attached) {
 		*why = GPU_AES_FB_NO_HELPER;
 		ret = GPU_AES_RING_FALLBACK;
-	} else if (gpu_aes_job_span(job) > ring->data_size / 4) {
+	} else if (gpu_aes_job_span(job) > ring->queue_data_size / 4) {
 		*why = GPU_AES_FB_LARGE;
 		ret = GPU_AES_RING_FALLBACK;
-	} else if (ring->stalled) {
+	} else if (q->stalled) {
 		*why = GPU_AES_FB_STALLED;
 		ret = GPU_AES_RING_FALLBACK;
 	} else {
 		/* Freed space goes to those already waiting first. */
-		if (ring->may_admit && !list_empty(&ring->backlog))
-			gpu_aes_ring_admit(ring, &admitted, &cpu);
-		err = gpu_aes_ring_reserve(ring, job);
+		if (q->may_admit && !list_empty(&q->backlog))
+			gpu_aes_queue_admit(q, &admitted, &cpu);
+		err = gpu_aes_queue_reserve(q, job);
 		if (!err) {
 			reserved = true;
 			ret = -EINPROGRESS;
 		} else if (err == -ENOKEY) {
 			*why = GPU_AES_FB_NO_KEY;
 			ret = GPU_AES_RING_FALLBACK;
-		} else if (gpu_aes_ring_space_returns(ring)) {
+		} else if (gpu_aes_queue_space_returns(q)) {
+			job->queue = q->id;
 			job->backlogged = true;
 			job->deadline = jiffies + gpu_aes_timeout_jiffies();
-			list_add_tail(&job->node, &ring->backlog);
+			list_add_tail(&job->node, &q->backlog);
 			gpu_aes_stat_inc(GPU_AES_STAT_BACKLOGGED);
-			gpu_aes_ring_arm_timeout(ring, job->deadline);
+			gpu_aes_queue_arm_timeout(q, job->deadline);
 			ret = -EBUSY;
 		} else {
 			*why = GPU_AES_FB_FULL;
 			ret = GPU_AES_RING_FALLBACK;
 		}
 	}
-	spin_unlock_bh(&ring->lock);
-	gpu_aes_ring_post_admitted(ring, &admitted, &wake);
+	spin_unlock_bh(&q->lock);
+	gpu_aes_queue_post_admitted(q, &admitted, &wake);
 	gpu_aes_ring_finish_cpu(&cpu);
 	if (!reserved) {
 		if (wake)
@@ -482,17 +522,17 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 	}
 
 	/* Up to ring_max_bytes: other CPUs submit and reap meanwhile. */
-	gpu_aes_ring_copy_in(ring, job);
-	spin_lock_bh(&ring->lock);
-	if (ring->attached) {
-		gpu_aes_ring_post(ring, job, &wake);
+	gpu_aes_queue_copy_in(q, job);
+	spin_lock_bh(&q->lock);
+	if (q->attached) {
+		gpu_aes_queue_post(q, job, &wake);
 	} else {
 		/* Detach is waiting for us; the tag dies with the table. */
 		*why = GPU_AES_FB_NO_HELPER;
 		ret = GPU_AES_RING_FALLBACK;
 	}
-	spin_unlock_bh(&ring->lock);
-	gpu_aes_ring_put(ring);
+	spin_unlock_bh(&q->lock);
+	gpu_aes_queue_put(q);
 	if (wake)
 		gpu_aes_ring_wake(ring);
 	return ret;
@@ -512,13 +552,14 @@ static bool gpu_aes_status_valid(const struct gpu_aes_tag *t, s32 status)
 }
 
 /*
- * Validate one cqe; a valid one moves its tag IN_FLIGHT -> COMPLETING and
- * its request onto @done (returns 1), a late one releases its tag.  Lock
- * held.
+ * Validate one cqe of @q; a valid one moves its tag IN_FLIGHT ->
+ * COMPLETING and its request onto @done (returns 1), a late one releases
+ * its tag.  A cqe naming another queue's tag fails the seq check: seqs
+ * carry their queue's number.  Lock held.
  */
-static int gpu_aes_ring_claim_one(struct gpu_aes_ring *ring,
-				  const struct gpu_aes_cqe *c,
-				  struct list_head *done)
+static int gpu_aes_queue_claim_one(struct gpu_aes_queue *q,
+				   const struct gpu_aes_cqe *c,
+				   struct list_head *done)
 {
 	struct gpu_aes_job *job;
 	struct gpu_aes_tag *t;
@@ -528,22 +569,22 @@ static int gpu_aes_ring_claim_one(struct gpu_aes_ring *ring,
 	tag = READ_ONCE(c->tag);
 	seq = READ_ONCE(c->seq);
 	status = READ_ONCE(c->status);
-	if (tag >= ring->nr_entries)
+	if (tag >= q->ring->queue_entries)
 		goto reject;
-	t = &ring->tags[tag];
+	t = &q->tags[tag];
 	if (t->seq != seq || !gpu_aes_status_valid(t, status))
 		goto reject;
 	if (t->state == GPU_AES_TAG_TIMED_OUT) {
-		ring->stalled = false;
+		q->stalled = false;
 		gpu_aes_stat_inc(GPU_AES_STAT_LATE_COMPLETIONS);
-		gpu_aes_tag_release(ring, t);
+		gpu_aes_tag_release(q, t);
 		return 0;
 	}
 	if (t->state != GPU_AES_TAG_IN_FLIGHT)
 		goto reject;
-	ring->stalled = false;
+	q->stalled = false;
 	t->state = GPU_AES_TAG_COMPLETING;
-	ring->in_flight--;
+	q->in_flight--;
 	job = t->job;
 	job->tag = tag;
 	job->status = status;
@@ -558,15 +599,15 @@ reject:
  * Copy the claimed requests' results out.  No lock: COMPLETING tags are
  * ours alone and our reference keeps the region mapped.
  */
-static void gpu_aes_ring_copy_out(struct gpu_aes_ring *ring,
-				  struct list_head *done)
+static void gpu_aes_queue_copy_out(struct gpu_aes_queue *q,
+				   struct list_head *done)
 {
 	const struct gpu_aes_tag *t;
 	struct gpu_aes_job *job;
 
-	gpu_aes_ring_test_mid_copy(ring, true);
+	gpu_aes_ring_test_mid_copy(q->ring, true);
 	list_for_each_entry(job, done, node) {
-		t = &ring->tags[job->tag];
+		t = &q->tags[job->tag];
 		if (job->status == GPU_AES_STATUS_EBADMSG) {
 			/* A forgery: no byte of its plaintext leaves. */
 			gpu_aes_stat_inc(GPU_AES_STAT_AUTH_FAILURES);
@@ -579,31 +620,51 @@ static void gpu_aes_ring_copy_out(struct gpu_aes_ring *ring,
 			job->status = gpu_aes_ring_cpu_crypt(job);
 			continue;
 		}
-		job->ops->copy_out(job, ring->data + t->data_off);
+		job->ops->copy_out(job, q->ring->data + t->data_off);
 	}
 }
 
-int gpu_aes_ring_reap(struct gpu_aes_ring *ring)
+/*
+ * The helper's cost figures, clamped, into the ring, where the request
+ * path reads them without touching the region.  Untrusted: the policy only
+ * ever adds the cost and lowers its headroom by the rate (dispatch.c).
+ * Called by a reaper, whose reference keeps the region mapped.
+ */
+static void gpu_aes_ring_helper_figures(struct gpu_aes_ring *ring)
+{
+	const struct gpu_aes_region_hdr *hdr = ring->hdr;
+	u32 ns = READ_ONCE(hdr->helper_cpu_ns_per_kib);
+	u32 rate = READ_ONCE(hdr->helper_mib_per_s);
+
+	ns = min(ns, GPU_AES_HELPER_NS_PER_KIB_MAX);
+	if (READ_ONCE(ring->helper_ns_per_kib) != ns)
+		WRITE_ONCE(ring->helper_ns_per_kib, ns);
+	if (READ_ONCE(ring->helper_mib_per_s) != rate)
+		WRITE_ONCE(ring->helper_mib_per_s, rate);
+}
+
+static int gpu_aes_queue_reap(struct gpu_aes_queue *q, bool *wake)
 {
 	struct gpu_aes_job *job, *tmp;
 	u32 tail, end, mask, target = 0;
-	bool first = true, wake = false;
+	u64 t0, bytes;
 	int accepted = 0, ret = 0;
+	bool first = true;
 
 	for (;;) {
 		LIST_HEAD(admitted);
 		LIST_HEAD(done);
 		LIST_HEAD(cpu);
 
-		spin_lock_bh(&ring->lock);
-		if (!ring->attached) {
+		spin_lock_bh(&q->lock);
+		if (!q->attached) {
 			ret = first ? -ENXIO : 0;
 			break;
 		}
-		mask = ring->nr_entries - 1;
+		mask = q->ring->queue_entries - 1;
 		/* cqes before the tail; pairs with the helper's release. */
-		tail = smp_load_acquire(&ring->hdr->cq_tail);
-		if (tail - ring->cq_head > ring->nr_entries) {
+		tail = smp_load_acquire(&q->qhdr->cq_tail);
+		if (tail - q->cq_head > q->ring->queue_entries) {
 			gpu_aes_stat_inc(GPU_AES_STAT_REJECTED_COMPLETIONS);
 			ret = -EINVAL;
 			break;
@@ -616,56 +677,86 @@ int gpu_aes_ring_reap(struct gpu_aes_ring *ring)
 		if (first)
 			target = tail;
 		first = false;
-		if (tail == ring->cq_head || (s32)(target - ring->cq_head) <= 0)
+		if (tail == q->cq_head || (s32)(target - q->cq_head) <= 0)
 			break;
-		end = ring->cq_head + min(tail - ring->cq_head,
-					  GPU_AES_REAP_BATCH);
-		for (; ring->cq_head != end; ring->cq_head++)
-			accepted += gpu_aes_ring_claim_one(ring,
-				&ring->cq[ring->cq_head & mask], &done);
+		end = q->cq_head + min(tail - q->cq_head, GPU_AES_REAP_BATCH);
+		for (; q->cq_head != end; q->cq_head++)
+			accepted += gpu_aes_queue_claim_one(q,
+				&q->cq[q->cq_head & mask], &done);
 		/* Our reads of the cqes before the helper may reuse them. */
-		smp_store_release(&ring->hdr->cq_head, ring->cq_head);
+		smp_store_release(&q->qhdr->cq_head, q->cq_head);
 		if (list_empty(&done)) {
 			/* Late completions may have freed space. */
-			gpu_aes_ring_admit(ring, &admitted, &cpu);
-			spin_unlock_bh(&ring->lock);
-			gpu_aes_ring_post_admitted(ring, &admitted, &wake);
+			gpu_aes_queue_admit(q, &admitted, &cpu);
+			spin_unlock_bh(&q->lock);
+			gpu_aes_queue_post_admitted(q, &admitted, wake);
 			gpu_aes_ring_finish_cpu(&cpu);
 			continue;
 		}
-		gpu_aes_ring_get(ring);
-		spin_unlock_bh(&ring->lock);
+		gpu_aes_queue_get(q);
+		spin_unlock_bh(&q->lock);
 
-		gpu_aes_ring_copy_out(ring, &done);
+		t0 = ktime_get_ns();
+		gpu_aes_ring_helper_figures(q->ring);
+		gpu_aes_queue_copy_out(q, &done);
 
-		spin_lock_bh(&ring->lock);
+		spin_lock_bh(&q->lock);
 		/* After a detach the table is going away with the tags. */
-		if (ring->attached) {
+		if (q->attached) {
 			list_for_each_entry(job, &done, node)
-				gpu_aes_tag_release(ring, &ring->tags[job->tag]);
-			gpu_aes_ring_admit(ring, &admitted, &cpu);
+				gpu_aes_tag_release(q, &q->tags[job->tag]);
+			gpu_aes_queue_admit(q, &admitted, &cpu);
 		}
-		spin_unlock_bh(&ring->lock);
-		gpu_aes_ring_put(ring);
+		spin_unlock_bh(&q->lock);
+		gpu_aes_queue_put(q);
 
+		bytes = 0;
 		list_for_each_entry_safe(job, tmp, &done, node) {
 			list_del(&job->node);
+			bytes += (u64)job->len + job->aad_len;
 			gpu_aes_job_finish(job, job->status);
 		}
-		gpu_aes_ring_post_admitted(ring, &admitted, &wake);
+		/* What completing costs, for the dispatch policy. */
+		gpu_aes_dispatch_note_complete(q, ktime_get_ns() - t0, bytes);
+		gpu_aes_queue_post_admitted(q, &admitted, wake);
 		gpu_aes_ring_finish_cpu(&cpu);
 	}
-	spin_unlock_bh(&ring->lock);
-	if (wake)
-		gpu_aes_ring_wake(ring);
+	spin_unlock_bh(&q->lock);
 	return ret ? ret : accepted;
 }
 
-static void gpu_aes_ring_timeout_fn(struct work_struct *work)
+int gpu_aes_ring_reap(struct gpu_aes_ring *ring, u32 qid)
 {
-	struct gpu_aes_ring *ring = container_of(to_delayed_work(work),
-						 struct gpu_aes_ring,
-						 timeout_work);
+	u32 n = READ_ONCE(ring->nr_queues), i;
+	int ret = -ENXIO, r;
+	bool wake = false;
+
+	/* Detached: whatever the queue number, nothing to reap. */
+	if (!READ_ONCE(ring->attached))
+		return -ENXIO;
+	if (qid != GPU_AES_ALL_QUEUES) {
+		ret = qid < n ? gpu_aes_queue_reap(&ring->queues[qid], &wake) :
+				-EINVAL;
+	} else {
+		/* The sum, unless a queue rejected its batch or none is attached. */
+		for (i = 0; i < n; i++) {
+			r = gpu_aes_queue_reap(&ring->queues[i], &wake);
+			if (r >= 0 && ret != -EINVAL)
+				ret = (ret < 0 ? 0 : ret) + r;
+			else if (r == -EINVAL)
+				ret = r;
+		}
+	}
+	if (wake)
+		gpu_aes_ring_wake(ring);
+	return ret;
+}
+
+static void gpu_aes_queue_timeout_fn(struct work_struct *work)
+{
+	struct gpu_aes_queue *q = container_of(to_delayed_work(work),
+					       struct gpu_aes_queue,
+					       timeout_work);
 	struct gpu_aes_job *job, *tmp;
 	unsigned long now, next = 0;
 	bool armed = false, wake = false;
@@ -674,19 +765,19 @@ static void gpu_aes_ring_timeout_fn(struct work_struct *work)
 	struct gpu_aes_tag *t;
 	u32 i, left;
 
-	mutex_lock(&ring->scan_mutex);
-	spin_lock_bh(&ring->lock);
-	ring->scan_armed = false;
-	if (!ring->attached)
+	mutex_lock(&q->scan_mutex);
+	spin_lock_bh(&q->lock);
+	q->scan_armed = false;
+	if (!q->attached)
 		goto out;
 	now = jiffies;
 	/*
 	 * Only IN_FLIGHT tags have deadlines (RESERVED ones are still being
 	 * copied in by their submitters); stop after the last of them.
 	 */
-	left = ring->in_flight;
-	for (i = ring->tag_tail; left && i != ring->tag_head; i++) {
-		t = &ring->tags[i & (ring->nr_entries - 1)];
+	left = q->in_flight;
+	for (i = q->tag_tail; left && i != q->tag_head; i++) {
+		t = &q->tags[i & (q->ring->queue_entries - 1)];
 		if (t->state != GPU_AES_TAG_IN_FLIGHT)
 			continue;
 		left--;
@@ -694,17 +785,17 @@ static void gpu_aes_ring_timeout_fn(struct work_struct *work)
 			list_add_tail(&t->job->node, &expired);
 			t->state = GPU_AES_TAG_TIMED_OUT;
 			t->job = NULL;
-			ring->in_flight--;
+			q->in_flight--;
 			gpu_aes_stat_inc(GPU_AES_STAT_TIMEOUTS);
-			ring->stalled = true;
+			q->stalled = true;
 		} else if (!armed || time_before(t->deadline, next)) {
 			next = t->deadline;
 			armed = true;
 		}
 	}
-	list_for_each_entry_safe(job, tmp, &ring->backlog, node) {
-		if (ring->stalled) {
-			/* Flush: see struct gpu_aes_ring's @stalled. */
+	list_for_each_entry_safe(job, tmp, &q->backlog, node) {
+		if (q->stalled) {
+			/* Flush: see struct gpu_aes_queue's @stalled. */
 			list_move_tail(&job->node, &expired);
 		} else if (time_after_eq(now, job->deadline)) {
 			list_move_tail(&job->node, &expired);
@@ -715,45 +806,65 @@ static void gpu_aes_ring_timeout_fn(struct work_struct *work)
 	 * A wait that will not end (a timed-out oldest tag) ends here; what
 	 * fits now goes in.
 	 */
-	gpu_aes_ring_admit(ring, &admitted, &expired);
-	list_for_each_entry(job, &ring->backlog, node)
+	gpu_aes_queue_admit(q, &admitted, &expired);
+	list_for_each_entry(job, &q->backlog, node)
 		if (!armed || time_before(job->deadline, next)) {
 			next = job->deadline;
 			armed = true;
 		}
 	if (armed)
-		gpu_aes_ring_arm_timeout(ring, next);
+		gpu_aes_queue_arm_timeout(q, next);
 out:
-	spin_unlock_bh(&ring->lock);
-	mutex_unlock(&ring->scan_mutex);
-	gpu_aes_ring_post_admitted(ring, &admitted, &wake);
+	spin_unlock_bh(&q->lock);
+	mutex_unlock(&q->scan_mutex);
+	gpu_aes_queue_post_admitted(q, &admitted, &wake);
 	gpu_aes_ring_finish_cpu(&expired);
 	if (wake)
-		gpu_aes_ring_wake(ring);
+		gpu_aes_ring_wake(q->ring);
 }
+
+/* Per-queue tables, allocated before anything is attached. */
+struct gpu_aes_queue_tables {
+	struct gpu_aes_tag *tags;
+	u16 *key_inflight;
+};
 
 int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 			const struct gpu_aes_setup *s)
 {
 	struct gpu_aes_region_hdr *hdr = base;
+	struct gpu_aes_queue_tables *qt = NULL;
 	struct gpu_aes_tfm_key **key_owner;
-	u32 *key_gen, *key_inflight;
-	unsigned long *key_map;
+	struct gpu_aes_geometry g;
 	struct gpu_aes_layout l;
-	struct gpu_aes_tag *tags;
+	struct gpu_aes_queue *q;
+	unsigned long *key_map;
+	u32 *key_gen, i, j;
 	int ret;
 
-	ret = gpu_aes_setup_check(s);
+	ret = gpu_aes_setup_check(ring, s);
 	if (ret)
 		return ret;
-	tags = kvcalloc(s->nr_entries, sizeof(*tags), GFP_KERNEL);
-	key_map = kvcalloc(BITS_TO_LONGS(s->nr_keys), sizeof(long), GFP_KERNEL);
-	key_gen = kvcalloc(s->nr_keys, sizeof(*key_gen), GFP_KERNEL);
-	key_owner = kvcalloc(s->nr_keys, sizeof(*key_owner), GFP_KERNEL);
-	key_inflight = kvcalloc(s->nr_keys, sizeof(*key_inflight), GFP_KERNEL);
-	if (!tags || !key_map || !key_gen || !key_owner || !key_inflight) {
-		ret = -ENOMEM;
+	gpu_aes_geometry_of(s, &g);
+	gpu_aes_layout(&g, &l);
+	key_map = kvcalloc(BITS_TO_LONGS(g.nr_keys), sizeof(long), GFP_KERNEL);
+	key_gen = kvcalloc(g.nr_keys, sizeof(*key_gen), GFP_KERNEL);
+	key_owner = kvcalloc(g.nr_keys, sizeof(*key_owner), GFP_KERNEL);
+	qt = kcalloc(g.nr_queues, sizeof(*qt), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!key_map || !key_gen || !key_owner || !qt)
 		goto err;
+	for (i = 0; i < g.nr_queues; i++) {
+		qt[i].tags = kvcalloc(g.queue_entries, sizeof(*qt[i].tags),
+				      GFP_KERNEL);
+		qt[i].key_inflight = kvcalloc(g.nr_keys,
+					      sizeof(*qt[i].key_inflight),
+					      GFP_KERNEL);
+		if (!qt[i].tags || !qt[i].key_inflight)
+			goto err;
+		/* seq's low byte is the queue's number. */
+		for (j = 0; j < g.queue_entries; j++)
+			qt[i].tags[j].seq = i;
 	}
 
 	mutex_lock(&ring->setup_mutex);
@@ -762,83 +873,141 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 		ret = -EBUSY;
 		goto err;
 	}
-	gpu_aes_layout(s->nr_entries, s->nr_keys, s->data_size, &l);
 	/* Queues and key table start zeroed; the data area is the helper's. */
 	memset(base, 0, l.data_off);
 	hdr->magic = GPU_AES_MAGIC;
 	hdr->abi_version = GPU_AES_ABI_VERSION;
 	hdr->features = s->features;
-	hdr->nr_entries = s->nr_entries;
-	hdr->nr_keys = s->nr_keys;
+	hdr->nr_queues = g.nr_queues;
+	hdr->queue_entries = g.queue_entries;
+	hdr->nr_keys = g.nr_keys;
+	hdr->page_size = g.page_size;
 	hdr->region_size = l.region_size;
-	hdr->sq_off = l.sq_off;
-	hdr->cq_off = l.cq_off;
+	hdr->queues_off = l.queues_off;
+	hdr->queue_stride = l.queue_stride;
 	hdr->keys_off = l.keys_off;
 	hdr->data_off = l.data_off;
-	hdr->data_size = s->data_size;
+	hdr->queue_data_size = g.queue_data_size;
 
-	spin_lock_bh(&ring->lock);
+	spin_lock_bh(&ring->key_lock);
 	ring->hdr = hdr;
-	ring->sq = base + l.sq_off;
-	ring->cq = base + l.cq_off;
 	ring->keys = base + l.keys_off;
 	ring->data = base + l.data_off;
-	ring->nr_entries = s->nr_entries;
-	ring->nr_keys = s->nr_keys;
-	ring->data_size = s->data_size;
-	ring->sq_tail = 0;
-	ring->cq_head = 0;
-	ring->tags = tags;
-	ring->tag_head = 0;
-	ring->tag_tail = 0;
-	ring->data_head = 0;
-	ring->data_tail = 0;
-	ring->in_flight = 0;
-	ring->stalled = false;
-	ring->may_admit = false;
-	/* A scan cancelled by the last detach is not queued any more. */
-	ring->scan_armed = false;
+	ring->queue_entries = g.queue_entries;
+	ring->nr_keys = g.nr_keys;
+	ring->queue_data_size = g.queue_data_size;
 	ring->key_map = key_map;
 	ring->key_gen = key_gen;
 	ring->key_owner = key_owner;
-	ring->key_inflight = key_inflight;
 	ring->key_scan_after = jiffies;
+	/* A new helper: its own figures, when it publishes them. */
+	ring->helper_ns_per_kib = 0;
+	ring->helper_mib_per_s = 0;
 	ring->attached = true;
-	spin_unlock_bh(&ring->lock);
+	spin_unlock_bh(&ring->key_lock);
+	/* Before any queue is attached: a submitter indexes by it unlocked. */
+	WRITE_ONCE(ring->nr_queues, g.nr_queues);
+	for (i = 0; i < g.nr_queues; i++) {
+		void *qbase = base + l.queues_off + i * l.queue_stride;
+
+		q = &ring->queues[i];
+		spin_lock_bh(&q->lock);
+		q->qhdr = qbase;
+		q->sq = qbase + l.sq_off;
+		q->cq = qbase + l.cq_off;
+		q->data_base = i * g.queue_data_size;
+		q->data = ring->data + q->data_base;
+		q->tags = qt[i].tags;
+		q->key_inflight = qt[i].key_inflight;
+		q->sq_tail = 0;
+		q->cq_head = 0;
+		q->tag_head = 0;
+		q->tag_tail = 0;
+		q->data_head = 0;
+		q->data_tail = 0;
+		q->in_flight = 0;
+		q->complete_ns_per_kib = 0;
+		q->stalled = false;
+		q->may_admit = false;
+		/* A scan cancelled by the last detach is not queued any more. */
+		q->scan_armed = false;
+		q->attached = true;
+		spin_unlock_bh(&q->lock);
+	}
 	mutex_unlock(&ring->setup_mutex);
+	kfree(qt);
 	gpu_aes_stat_inc(GPU_AES_STAT_HELPER_ATTACHES);
 	return 0;
 
 err:
-	kvfree(tags);
+	for (i = 0; qt && i < g.nr_queues; i++) {
+		kvfree(qt[i].tags);
+		kvfree(qt[i].key_inflight);
+	}
+	kfree(qt);
 	kvfree(key_map);
 	kvfree(key_gen);
 	kvfree(key_owner);
-	kvfree(key_inflight);
 	return ret;
+}
+
+/* A detached queue's requests, to be recomputed. */
+static void gpu_aes_queue_take(struct gpu_aes_queue *q, struct list_head *redo)
+{
+	struct gpu_aes_tag *t;
+	u32 i;
+
+	spin_lock_bh(&q->lock);
+	for (i = q->tag_tail; i != q->tag_head; i++) {
+		t = &q->tags[i & (q->ring->queue_entries - 1)];
+		if (t->state == GPU_AES_TAG_IN_FLIGHT)
+			list_add_tail(&t->job->node, redo);
+	}
+	list_splice_tail_init(&q->backlog, redo);
+	q->in_flight = 0;
+	spin_unlock_bh(&q->lock);
+}
+
+/* Nobody uses a detached queue's tables any more (users is zero). */
+static void gpu_aes_queue_free(struct gpu_aes_queue *q)
+{
+	struct gpu_aes_tag *tags;
+	u16 *key_inflight;
+
+	spin_lock_bh(&q->lock);
+	tags = q->tags;
+	key_inflight = q->key_inflight;
+	q->tags = NULL;
+	q->key_inflight = NULL;
+	q->qhdr = NULL;
+	q->sq = NULL;
+	q->cq = NULL;
+	q->data = NULL;
+	spin_unlock_bh(&q->lock);
+	kvfree(tags);
+	kvfree(key_inflight);
 }
 
 void gpu_aes_ring_detach(struct gpu_aes_ring *ring)
 {
 	struct gpu_aes_tfm_key **key_owner;
-	u32 *key_gen, *key_inflight;
 	unsigned long *key_map;
-	struct gpu_aes_tag *tags;
-	struct gpu_aes_tag *t;
+	u32 *key_gen, n, i;
 	LIST_HEAD(redo);
 	unsigned long s;
-	u32 i;
 
 	mutex_lock(&ring->setup_mutex);
-	spin_lock_bh(&ring->lock);
 	if (!ring->attached) {
-		spin_unlock_bh(&ring->lock);
 		mutex_unlock(&ring->setup_mutex);
 		return;
 	}
-	/* From here nobody takes a new reference. */
-	ring->attached = false;
-	spin_unlock_bh(&ring->lock);
+	n = ring->nr_queues;
+	/* From here nobody takes a new reference on any queue. */
+	for (i = 0; i < n; i++) {
+		spin_lock_bh(&ring->queues[i].lock);
+		ring->queues[i].attached = false;
+		spin_unlock_bh(&ring->queues[i].lock);
+	}
 	/*
 	 * Submitters copying in and reapers copying out use the region and
 	 * the tags without the lock; they see !attached when they come back
@@ -846,55 +1015,54 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring)
 	 * copy (submitters may be in softirq and never sleep), so this wait
 	 * is short.
 	 */
-	wait_var_event(&ring->users, !atomic_read(&ring->users));
+	for (i = 0; i < n; i++)
+		wait_var_event(&ring->queues[i].users,
+			       !atomic_read(&ring->queues[i].users));
+	for (i = 0; i < n; i++)
+		gpu_aes_queue_take(&ring->queues[i], &redo);
 
-	spin_lock_bh(&ring->lock);
-	for (i = ring->tag_tail; i != ring->tag_head; i++) {
-		t = &ring->tags[i & (ring->nr_entries - 1)];
-		if (t->state != GPU_AES_TAG_IN_FLIGHT)
-			continue;
-		list_add_tail(&t->job->node, &redo);
-	}
-	list_splice_tail_init(&ring->backlog, &redo);
+	spin_lock_bh(&ring->key_lock);
+	ring->attached = false;
 	for_each_set_bit(s, ring->key_map, ring->nr_keys)
 		memzero_explicit(&ring->keys[s], sizeof(ring->keys[0]));
 	ring->attach_gen++;
-	tags = ring->tags;
 	key_map = ring->key_map;
 	key_gen = ring->key_gen;
 	key_owner = ring->key_owner;
-	key_inflight = ring->key_inflight;
-	ring->tags = NULL;
 	ring->key_map = NULL;
 	ring->key_gen = NULL;
 	ring->key_owner = NULL;
-	ring->key_inflight = NULL;
 	ring->hdr = NULL;
-	ring->sq = NULL;
-	ring->cq = NULL;
 	ring->keys = NULL;
 	ring->data = NULL;
-	ring->in_flight = 0;
-	spin_unlock_bh(&ring->lock);
+	spin_unlock_bh(&ring->key_lock);
 
+	/* Their callbacks may submit again: those find no queue attached. */
 	gpu_aes_ring_finish_cpu(&redo);
-	kvfree(tags);
+	for (i = 0; i < n; i++)
+		gpu_aes_queue_free(&ring->queues[i]);
 	kvfree(key_map);
 	kvfree(key_gen);
 	kvfree(key_owner);
-	kvfree(key_inflight);
+	WRITE_ONCE(ring->nr_queues, 1);
 	mutex_unlock(&ring->setup_mutex);
-	/* The work sees !attached and does nothing. */
-	cancel_delayed_work_sync(&ring->timeout_work);
+	/* The scans see !attached and do nothing. */
+	for (i = 0; i < n; i++)
+		cancel_delayed_work_sync(&ring->queues[i].timeout_work);
 }
 
 bool gpu_aes_ring_pending(struct gpu_aes_ring *ring)
 {
-	bool pending;
+	u32 n = READ_ONCE(ring->nr_queues), i;
+	struct gpu_aes_queue *q;
+	bool pending = false;
 
-	spin_lock_bh(&ring->lock);
-	pending = ring->attached &&
-		  READ_ONCE(ring->hdr->sq_head) != ring->sq_tail;
-	spin_unlock_bh(&ring->lock);
+	for (i = 0; i < n && !pending; i++) {
+		q = &ring->queues[i];
+		spin_lock_bh(&q->lock);
+		pending = q->attached &&
+			  READ_ONCE(q->qhdr->sq_head) != q->sq_tail;
+		spin_unlock_bh(&q->lock);
+	}
 	return pending;
 }

@@ -3,11 +3,11 @@
  * skcipher.c - ecb-aes-gpu, ctr-aes-gpu and xts-aes-gpu: the crypto API
  * side and the CPU fallback.
  *
- * Routing (kmod/README.md, "Routing of a request", gpu_aes_route()):
- * requests shorter than ring_min_bytes or longer than ring_max_bytes, and
- * requests without MAY_BACKLOG, run at once on the fallback and return
- * synchronously; the rest go to the ring (-EINPROGRESS), the backlog
- * (-EBUSY) or, with no helper, the fallback too.  The fallback is a synchronous
+ * Routing (kmod/README.md, "Routing of a request", gpu_aes_route() in
+ * dispatch.c): a request the policy or a hard bound sends to the CPU runs
+ * at once on the fallback and returns synchronously; the rest go to the
+ * ring (-EINPROGRESS), the backlog (-EBUSY) or, given back by the ring,
+ * the fallback too.  The fallback is a synchronous
  * software skcipher of the same algorithm (CRYPTO_ALG_ASYNC masked out), so
  * it can run in any context and never picks this driver again
  * (CRYPTO_ALG_NEED_FALLBACK masked out).
@@ -20,6 +20,7 @@
 #include <linux/scatterlist.h>
 #include <linux/string.h>
 
+#include "dispatch.h"
 #include "params.h"
 #include "ring.h"
 #include "skcipher.h"
@@ -30,7 +31,8 @@ static struct gpu_aes_req_ctx *gpu_aes_job_rctx(struct gpu_aes_job *job)
 	return container_of(job, struct gpu_aes_req_ctx, job);
 }
 
-static int gpu_aes_cpu_crypt(struct skcipher_request *req, u32 flags)
+/* Synchronous software tfm: no callback, never sleeps, any context. */
+static int gpu_aes_cpu_crypt(struct skcipher_request *req)
 {
 	struct gpu_aes_tfm_ctx *ctx =
 		crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
@@ -38,7 +40,7 @@ static int gpu_aes_cpu_crypt(struct skcipher_request *req, u32 flags)
 	struct skcipher_request *sub = &rctx->fallback_req;
 
 	skcipher_request_set_tfm(sub, ctx->fallback);
-	skcipher_request_set_callback(sub, flags, NULL, NULL);
+	skcipher_request_set_callback(sub, 0, NULL, NULL);
 	skcipher_request_set_crypt(sub, req->src, req->dst, req->cryptlen,
 				   req->iv);
 	if (rctx->job.dir == GPU_AES_DIR_DECRYPT)
@@ -46,40 +48,9 @@ static int gpu_aes_cpu_crypt(struct skcipher_request *req, u32 flags)
 	return crypto_skcipher_encrypt(sub);
 }
 
-void gpu_aes_ctr_advance(u8 *iv, unsigned int len)
-{
-	u64 n = DIV_ROUND_UP(len, AES_BLOCK_SIZE);
-	__be64 hi_be, lo_be;
-	u64 hi, lo;
-
-	memcpy(&hi_be, iv, 8);
-	memcpy(&lo_be, iv + 8, 8);
-	hi = be64_to_cpu(hi_be);
-	lo = be64_to_cpu(lo_be) + n;
-	if (lo < n)
-		hi++;
-	hi_be = cpu_to_be64(hi);
-	lo_be = cpu_to_be64(lo);
-	memcpy(iv, &hi_be, 8);
-	memcpy(iv + 8, &lo_be, 8);
-}
-
-static void gpu_aes_sk_copy_in(struct gpu_aes_job *job, u8 *slot)
-{
-	sg_pcopy_to_buffer(job->src, sg_nents(job->src), slot, job->len, 0);
-}
-
-/* XTS leaves the IV as it was, like the xts template. */
-static void gpu_aes_sk_copy_out(struct gpu_aes_job *job, const u8 *slot)
-{
-	sg_pcopy_from_buffer(job->dst, sg_nents(job->dst), slot, job->len, 0);
-	if (job->alg == GPU_AES_ALG_CTR)
-		gpu_aes_ctr_advance(job->iv, job->len);
-}
-
 static int gpu_aes_sk_cpu_crypt(struct gpu_aes_job *job)
 {
-	return gpu_aes_cpu_crypt(gpu_aes_job_rctx(job)->req, 0);
+	return gpu_aes_cpu_crypt(gpu_aes_job_rctx(job)->req);
 }
 
 static void gpu_aes_sk_complete(struct gpu_aes_job *job, int err)
@@ -99,35 +70,20 @@ static int gpu_aes_crypt(struct skcipher_request *req, u8 dir)
 	struct gpu_aes_tfm_ctx *ctx =
 		crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
 	struct gpu_aes_req_ctx *rctx = skcipher_request_ctx(req);
-	struct gpu_aes_job *job = &rctx->job;
 	unsigned int len = req->cryptlen;
-	int ret;
+	u8 alg = ctx->desc->alg;
 
-	if (ctx->mode == GPU_AES_ALG_ECB && !IS_ALIGNED(len, AES_BLOCK_SIZE))
+	if (alg == GPU_AES_ALG_ECB && !IS_ALIGNED(len, AES_BLOCK_SIZE))
 		return -EINVAL;
 	/* Ciphertext stealing needs one whole block to steal from. */
-	if (ctx->mode == GPU_AES_ALG_XTS && len < AES_BLOCK_SIZE)
+	if (alg == GPU_AES_ALG_XTS && len < AES_BLOCK_SIZE)
 		return -EINVAL;
 	if (!len)
 		return 0;
 	rctx->req = req;
-	job->ops = &gpu_aes_sk_job_ops;
-	job->key = &ctx->key;
-	job->src = req->src;
-	job->dst = req->dst;
-	job->iv = req->iv;
-	job->len = len;
-	job->aad_len = 0;
-	job->alg = ctx->mode;
-	job->dir = dir;
-	job->auth_len = 0;
-	job->may_backlog = req->base.flags & CRYPTO_TFM_REQ_MAY_BACKLOG;
-	job->backlogged = false;
-	ret = gpu_aes_route(&gpu_aes_ring, job, len);
-	if (ret != GPU_AES_RING_FALLBACK)
-		return ret;
-	return gpu_aes_cpu_crypt(req,
-				 req->base.flags & CRYPTO_TFM_REQ_MAY_SLEEP);
+	gpu_aes_job_init(&rctx->job, &gpu_aes_sk_job_ops, ctx->desc, &ctx->key,
+			 req->src, req->dst, req->iv, len, req->base.flags, dir);
+	return gpu_aes_route(&gpu_aes_ring, &rctx->job, len);
 }
 
 static int gpu_aes_encrypt(struct skcipher_request *req)
@@ -146,7 +102,7 @@ static int gpu_aes_setkey(struct crypto_skcipher *tfm, const u8 *key,
 	struct gpu_aes_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
 	int ret;
 
-	if (ctx->mode == GPU_AES_ALG_XTS) {
+	if (ctx->desc->alg == GPU_AES_ALG_XTS) {
 		ret = xts_verify_key(tfm, key, len);
 		if (ret)
 			return ret;
@@ -157,12 +113,23 @@ static int gpu_aes_setkey(struct crypto_skcipher *tfm, const u8 *key,
 	ret = crypto_skcipher_setkey(ctx->fallback, key, len);
 	if (ret)
 		return ret;
-	if (ctx->mode == GPU_AES_ALG_XTS)
+	if (ctx->desc->alg == GPU_AES_ALG_XTS)
 		return gpu_aes_key_set_xts(&gpu_aes_ring, &ctx->key, key, len);
 	return gpu_aes_key_set(&gpu_aes_ring, &ctx->key, key, len);
 }
 
-static struct skcipher_alg gpu_aes_algs[];
+/* A registered skcipher and the descriptor of its algorithm. */
+struct gpu_aes_skcipher {
+	struct skcipher_alg alg;
+	const struct gpu_aes_alg_desc *desc;
+};
+
+static const struct gpu_aes_alg_desc *
+gpu_aes_skcipher_desc(struct crypto_skcipher *tfm)
+{
+	return container_of(crypto_skcipher_alg(tfm), struct gpu_aes_skcipher,
+			    alg)->desc;
+}
 
 static int gpu_aes_init_tfm(struct crypto_skcipher *tfm)
 {
@@ -174,8 +141,7 @@ static int gpu_aes_init_tfm(struct crypto_skcipher *tfm)
 	if (IS_ERR(fb))
 		return PTR_ERR(fb);
 	ctx->fallback = fb;
-	/* gpu_aes_algs[] is in enum gpu_aes_alg order. */
-	ctx->mode = GPU_AES_ALG_ECB + (crypto_skcipher_alg(tfm) - gpu_aes_algs);
+	ctx->desc = gpu_aes_skcipher_desc(tfm);
 	gpu_aes_key_init(&ctx->key);
 	crypto_skcipher_set_reqsize(tfm, sizeof(struct gpu_aes_req_ctx) +
 				    crypto_skcipher_reqsize(fb));
@@ -190,74 +156,78 @@ static void gpu_aes_exit_tfm(struct crypto_skcipher *tfm)
 	crypto_free_skcipher(ctx->fallback);
 }
 
-static struct skcipher_alg gpu_aes_algs[] = {
+#define GPU_AES_SKCIPHER_COMMON					\
+	.base.cra_flags = GPU_AES_CRA_FLAGS,				\
+	.base.cra_ctxsize = sizeof(struct gpu_aes_tfm_ctx),		\
+	.base.cra_module = THIS_MODULE,					\
+	.setkey = gpu_aes_setkey,					\
+	.encrypt = gpu_aes_encrypt,					\
+	.decrypt = gpu_aes_decrypt,					\
+	.init = gpu_aes_init_tfm,					\
+	.exit = gpu_aes_exit_tfm
+
+static struct gpu_aes_skcipher gpu_aes_skciphers[] = {
 	{
-		.base = {
-			.cra_name = "ecb(aes)",
-			.cra_driver_name = "ecb-aes-gpu",
-			.cra_flags = GPU_AES_CRA_FLAGS,
-			.cra_blocksize = AES_BLOCK_SIZE,
-			.cra_ctxsize = sizeof(struct gpu_aes_tfm_ctx),
-			.cra_module = THIS_MODULE,
+		.alg = {
+			GPU_AES_SKCIPHER_COMMON,
+			.base.cra_name = "ecb(aes)",
+			.base.cra_driver_name = "ecb-aes-gpu",
+			.base.cra_blocksize = AES_BLOCK_SIZE,
+			.min_keysize = AES_MIN_KEY_SIZE,
+			.max_keysize = AES_MAX_KEY_SIZE,
 		},
-		.min_keysize = AES_MIN_KEY_SIZE,
-		.max_keysize = AES_MAX_KEY_SIZE,
-		.setkey = gpu_aes_setkey,
-		.encrypt = gpu_aes_encrypt,
-		.decrypt = gpu_aes_decrypt,
-		.init = gpu_aes_init_tfm,
-		.exit = gpu_aes_exit_tfm,
+		.desc = &gpu_aes_ecb_desc,
 	}, {
-		.base = {
-			.cra_name = "ctr(aes)",
-			.cra_driver_name = "ctr-aes-gpu",
-			.cra_flags = GPU_AES_CRA_FLAGS,
-			.cra_blocksize = 1,
-			.cra_ctxsize = sizeof(struct gpu_aes_tfm_ctx),
-			.cra_module = THIS_MODULE,
+		.alg = {
+			GPU_AES_SKCIPHER_COMMON,
+			.base.cra_name = "ctr(aes)",
+			.base.cra_driver_name = "ctr-aes-gpu",
+			.base.cra_blocksize = 1,
+			.min_keysize = AES_MIN_KEY_SIZE,
+			.max_keysize = AES_MAX_KEY_SIZE,
+			.ivsize = AES_BLOCK_SIZE,
+			.chunksize = AES_BLOCK_SIZE,
 		},
-		.min_keysize = AES_MIN_KEY_SIZE,
-		.max_keysize = AES_MAX_KEY_SIZE,
-		.ivsize = AES_BLOCK_SIZE,
-		.chunksize = AES_BLOCK_SIZE,
-		.setkey = gpu_aes_setkey,
-		.encrypt = gpu_aes_encrypt,
-		.decrypt = gpu_aes_decrypt,
-		.init = gpu_aes_init_tfm,
-		.exit = gpu_aes_exit_tfm,
+		.desc = &gpu_aes_ctr_desc,
 	}, {
-		.base = {
-			.cra_name = "xts(aes)",
-			.cra_driver_name = "xts-aes-gpu",
-			.cra_flags = GPU_AES_CRA_FLAGS,
-			.cra_blocksize = AES_BLOCK_SIZE,
-			.cra_ctxsize = sizeof(struct gpu_aes_tfm_ctx),
-			.cra_module = THIS_MODULE,
+		.alg = {
+			GPU_AES_SKCIPHER_COMMON,
+			.base.cra_name = "xts(aes)",
+			.base.cra_driver_name = "xts-aes-gpu",
+			.base.cra_blocksize = AES_BLOCK_SIZE,
+			.min_keysize = 2 * AES_MIN_KEY_SIZE,
+			.max_keysize = 2 * AES_MAX_KEY_SIZE,
+			.ivsize = AES_BLOCK_SIZE,
 		},
-		.min_keysize = 2 * AES_MIN_KEY_SIZE,
-		.max_keysize = 2 * AES_MAX_KEY_SIZE,
-		.ivsize = AES_BLOCK_SIZE,
-		.setkey = gpu_aes_setkey,
-		.encrypt = gpu_aes_encrypt,
-		.decrypt = gpu_aes_decrypt,
-		.init = gpu_aes_init_tfm,
-		.exit = gpu_aes_exit_tfm,
+		.desc = &gpu_aes_xts_desc,
 	},
 };
 
 int gpu_aes_skcipher_register(void)
 {
+	struct gpu_aes_skcipher *a;
 	unsigned int i;
+	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(gpu_aes_algs); i++)
-		gpu_aes_algs[i].base.cra_priority = gpu_aes_priority;
-	/* See gpu_aes_priority: above any template over our ecb. */
-	gpu_aes_algs[GPU_AES_ALG_XTS - GPU_AES_ALG_ECB].base.cra_priority++;
-	return crypto_register_skciphers(gpu_aes_algs,
-					 ARRAY_SIZE(gpu_aes_algs));
+	for (i = 0; i < ARRAY_SIZE(gpu_aes_skciphers); i++) {
+		a = &gpu_aes_skciphers[i];
+		a->alg.base.cra_priority = gpu_aes_priority +
+					   a->desc->priority_above;
+		ret = crypto_register_skcipher(&a->alg);
+		if (ret)
+			goto err;
+	}
+	return 0;
+err:
+	while (i--)
+		crypto_unregister_skcipher(&gpu_aes_skciphers[i].alg);
+	return ret;
 }
 
 void gpu_aes_skcipher_unregister(void)
 {
-	crypto_unregister_skciphers(gpu_aes_algs, ARRAY_SIZE(gpu_aes_algs));
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(gpu_aes_skciphers); i++)
+		crypto_unregister_skcipher(&gpu_aes_skciphers[i].alg);
 }

@@ -9,6 +9,7 @@
 #include <crypto/internal/skcipher.h>
 #include <linux/list.h>
 
+#include "job.h"
 #include "keys.h"
 #include "ring.h"
 
@@ -23,12 +24,12 @@
 /**
  * struct gpu_aes_tfm_ctx - per-tfm context.
  * @fallback: synchronous software skcipher of the same algorithm.
- * @mode: GPU_AES_ALG_ECB, GPU_AES_ALG_CTR or GPU_AES_ALG_XTS.
+ * @desc: the algorithm's descriptor (job.h).
  * @key: the key and its key table slot.
  */
 struct gpu_aes_tfm_ctx {
 	struct crypto_skcipher *fallback;
-	u8 mode;
+	const struct gpu_aes_alg_desc *desc;
 	struct gpu_aes_tfm_key key;
 };
 
@@ -44,13 +45,6 @@ struct gpu_aes_req_ctx {
 	struct skcipher_request *req;
 	struct skcipher_request fallback_req;
 };
-
-/**
- * gpu_aes_ctr_advance() - add the number of blocks in @len to a counter.
- * @iv: 128-bit big-endian counter, updated in place.
- * @len: bytes processed; a partial last block counts as a block.
- */
-void gpu_aes_ctr_advance(u8 *iv, unsigned int len);
 
 /**
  * gpu_aes_skcipher_register() - register ecb-, ctr- and xts-aes-gpu.

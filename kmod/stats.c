@@ -1,17 +1,62 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * stats.c - driver counters and their sysfs files.
- *
- * Plain atomic64 counters: every event already takes the ring lock or runs
- * a whole AES request, so one shared cache line per counter costs nothing
- * measurable, and a reader gets exact values (tests compare exact deltas).
+ * stats.c - driver counters: per CPU, so counting a request writes no cache
+ * line another CPU counts on; summed when read.  (The sysfs files that
+ * show them are stats_sysfs.c.)
  */
-#include <linux/device.h>
+#include <linux/cpumask.h>
 #include <linux/kernel.h>
+#include <linux/percpu.h>
 
 #include "stats.h"
 
-atomic64_t gpu_aes_stats[GPU_AES_NR_STATS];
+DEFINE_PER_CPU(struct gpu_aes_pcpu_stats, gpu_aes_pcpu_stats);
+
+const char *const gpu_aes_stat_names[GPU_AES_NR_STATS] = {
+	[GPU_AES_STAT_RING_REQUESTS] = "ring_requests",
+	[GPU_AES_STAT_RING_BYTES] = "ring_bytes",
+	[GPU_AES_STAT_FALLBACK_REQUESTS] = "fallback_requests",
+	[GPU_AES_STAT_FALLBACK_BYTES] = "fallback_bytes",
+	[GPU_AES_STAT_FALLBACK_NO_HELPER] = "fallback_no_helper",
+	[GPU_AES_STAT_FALLBACK_SMALL] = "fallback_small",
+	[GPU_AES_STAT_FALLBACK_LARGE] = "fallback_large",
+	[GPU_AES_STAT_FALLBACK_FULL] = "fallback_full",
+	[GPU_AES_STAT_FALLBACK_STALLED] = "fallback_stalled",
+	[GPU_AES_STAT_BACKLOGGED] = "backlogged",
+	[GPU_AES_STAT_TIMEOUTS] = "timeouts",
+	[GPU_AES_STAT_REJECTED_COMPLETIONS] = "rejected_completions",
+	[GPU_AES_STAT_LATE_COMPLETIONS] = "late_completions",
+	[GPU_AES_STAT_HELPER_ERRORS] = "helper_errors",
+	[GPU_AES_STAT_HELPER_ATTACHES] = "helper_attaches",
+	[GPU_AES_STAT_RECOMPUTED] = "recomputed",
+	[GPU_AES_STAT_RING_ECB_REQUESTS] = "ring_ecb_requests",
+	[GPU_AES_STAT_RING_CTR_REQUESTS] = "ring_ctr_requests",
+	[GPU_AES_STAT_RING_XTS_REQUESTS] = "ring_xts_requests",
+	[GPU_AES_STAT_RING_GCM_REQUESTS] = "ring_gcm_requests",
+	[GPU_AES_STAT_AUTH_FAILURES] = "auth_failures",
+	[GPU_AES_STAT_FALLBACK_NO_BACKLOG] = "fallback_no_backlog",
+	[GPU_AES_STAT_FALLBACK_NO_KEY] = "fallback_no_key",
+	[GPU_AES_STAT_KEY_RECLAIMS] = "key_reclaims",
+	[GPU_AES_STAT_FALLBACK_POLICY] = "fallback_policy",
+	[GPU_AES_STAT_FALLBACK_POLICY_COST] = "fallback_policy_cost",
+	[GPU_AES_STAT_FALLBACK_POLICY_LONE] = "fallback_policy_lone",
+	[GPU_AES_STAT_FALLBACK_POLICY_FORCED] = "fallback_policy_forced",
+	[GPU_AES_STAT_FALLBACK_POLICY_EXPLORE] = "fallback_policy_explore",
+	[GPU_AES_STAT_POLICY_RING_COST] = "policy_ring_cost",
+	[GPU_AES_STAT_POLICY_RING_LOAD] = "policy_ring_load",
+	[GPU_AES_STAT_POLICY_RING_FORCED] = "policy_ring_forced",
+	[GPU_AES_STAT_POLICY_RING_EXPLORE] = "policy_ring_explore",
+};
+
+s64 gpu_aes_stat_read(enum gpu_aes_stat s)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu(gpu_aes_pcpu_stats, cpu).v[s]);
+	return sum;
+}
 
 void gpu_aes_stat_fallback(enum gpu_aes_fallback_reason why, u64 len)
 {
@@ -23,92 +68,16 @@ void gpu_aes_stat_fallback(enum gpu_aes_fallback_reason why, u64 len)
 		[GPU_AES_FB_STALLED] = GPU_AES_STAT_FALLBACK_STALLED,
 		[GPU_AES_FB_NO_BACKLOG] = GPU_AES_STAT_FALLBACK_NO_BACKLOG,
 		[GPU_AES_FB_NO_KEY] = GPU_AES_STAT_FALLBACK_NO_KEY,
+		[GPU_AES_FB_POLICY_COST] = GPU_AES_STAT_FALLBACK_POLICY_COST,
+		[GPU_AES_FB_POLICY_LONE] = GPU_AES_STAT_FALLBACK_POLICY_LONE,
+		[GPU_AES_FB_POLICY_FORCED] = GPU_AES_STAT_FALLBACK_POLICY_FORCED,
+		[GPU_AES_FB_POLICY_EXPLORE] =
+			GPU_AES_STAT_FALLBACK_POLICY_EXPLORE,
 	};
 
+	if (why >= GPU_AES_FB_POLICY_COST)
+		gpu_aes_stat_inc(GPU_AES_STAT_FALLBACK_POLICY);
 	gpu_aes_stat_inc(reason[why]);
 	gpu_aes_stat_inc(GPU_AES_STAT_FALLBACK_REQUESTS);
 	gpu_aes_stat_add(GPU_AES_STAT_FALLBACK_BYTES, len);
 }
-
-struct gpu_aes_stat_attr {
-	struct device_attribute attr;
-	enum gpu_aes_stat idx;
-};
-
-static ssize_t gpu_aes_stat_show(struct device *dev,
-				 struct device_attribute *attr, char *buf)
-{
-	struct gpu_aes_stat_attr *sa =
-		container_of(attr, struct gpu_aes_stat_attr, attr);
-
-	return sysfs_emit(buf, "%lld\n", gpu_aes_stat_read(sa->idx));
-}
-
-#define GPU_AES_STAT_ATTR(_name, _idx)					\
-	static struct gpu_aes_stat_attr gpu_aes_attr_##_name = {	\
-		.attr = __ATTR(_name, 0444, gpu_aes_stat_show, NULL),	\
-		.idx = (_idx),						\
-	}
-
-GPU_AES_STAT_ATTR(ring_requests, GPU_AES_STAT_RING_REQUESTS);
-GPU_AES_STAT_ATTR(ring_bytes, GPU_AES_STAT_RING_BYTES);
-GPU_AES_STAT_ATTR(fallback_requests, GPU_AES_STAT_FALLBACK_REQUESTS);
-GPU_AES_STAT_ATTR(fallback_bytes, GPU_AES_STAT_FALLBACK_BYTES);
-GPU_AES_STAT_ATTR(fallback_no_helper, GPU_AES_STAT_FALLBACK_NO_HELPER);
-GPU_AES_STAT_ATTR(fallback_small, GPU_AES_STAT_FALLBACK_SMALL);
-GPU_AES_STAT_ATTR(fallback_large, GPU_AES_STAT_FALLBACK_LARGE);
-GPU_AES_STAT_ATTR(fallback_full, GPU_AES_STAT_FALLBACK_FULL);
-GPU_AES_STAT_ATTR(fallback_stalled, GPU_AES_STAT_FALLBACK_STALLED);
-GPU_AES_STAT_ATTR(backlogged, GPU_AES_STAT_BACKLOGGED);
-GPU_AES_STAT_ATTR(timeouts, GPU_AES_STAT_TIMEOUTS);
-GPU_AES_STAT_ATTR(rejected_completions, GPU_AES_STAT_REJECTED_COMPLETIONS);
-GPU_AES_STAT_ATTR(late_completions, GPU_AES_STAT_LATE_COMPLETIONS);
-GPU_AES_STAT_ATTR(helper_errors, GPU_AES_STAT_HELPER_ERRORS);
-GPU_AES_STAT_ATTR(helper_attaches, GPU_AES_STAT_HELPER_ATTACHES);
-GPU_AES_STAT_ATTR(recomputed, GPU_AES_STAT_RECOMPUTED);
-GPU_AES_STAT_ATTR(ring_ecb_requests, GPU_AES_STAT_RING_ECB_REQUESTS);
-GPU_AES_STAT_ATTR(ring_ctr_requests, GPU_AES_STAT_RING_CTR_REQUESTS);
-GPU_AES_STAT_ATTR(ring_xts_requests, GPU_AES_STAT_RING_XTS_REQUESTS);
-GPU_AES_STAT_ATTR(ring_gcm_requests, GPU_AES_STAT_RING_GCM_REQUESTS);
-GPU_AES_STAT_ATTR(auth_failures, GPU_AES_STAT_AUTH_FAILURES);
-GPU_AES_STAT_ATTR(fallback_no_backlog, GPU_AES_STAT_FALLBACK_NO_BACKLOG);
-GPU_AES_STAT_ATTR(fallback_no_key, GPU_AES_STAT_FALLBACK_NO_KEY);
-GPU_AES_STAT_ATTR(key_reclaims, GPU_AES_STAT_KEY_RECLAIMS);
-
-static struct attribute *gpu_aes_stat_attrs[] = {
-	&gpu_aes_attr_ring_requests.attr.attr,
-	&gpu_aes_attr_ring_bytes.attr.attr,
-	&gpu_aes_attr_fallback_requests.attr.attr,
-	&gpu_aes_attr_fallback_bytes.attr.attr,
-	&gpu_aes_attr_fallback_no_helper.attr.attr,
-	&gpu_aes_attr_fallback_small.attr.attr,
-	&gpu_aes_attr_fallback_large.attr.attr,
-	&gpu_aes_attr_fallback_full.attr.attr,
-	&gpu_aes_attr_fallback_stalled.attr.attr,
-	&gpu_aes_attr_backlogged.attr.attr,
-	&gpu_aes_attr_timeouts.attr.attr,
-	&gpu_aes_attr_rejected_completions.attr.attr,
-	&gpu_aes_attr_late_completions.attr.attr,
-	&gpu_aes_attr_helper_errors.attr.attr,
-	&gpu_aes_attr_helper_attaches.attr.attr,
-	&gpu_aes_attr_recomputed.attr.attr,
-	&gpu_aes_attr_ring_ecb_requests.attr.attr,
-	&gpu_aes_attr_ring_ctr_requests.attr.attr,
-	&gpu_aes_attr_ring_xts_requests.attr.attr,
-	&gpu_aes_attr_ring_gcm_requests.attr.attr,
-	&gpu_aes_attr_auth_failures.attr.attr,
-	&gpu_aes_attr_fallback_no_backlog.attr.attr,
-	&gpu_aes_attr_fallback_no_key.attr.attr,
-	&gpu_aes_attr_key_reclaims.attr.attr,
-	NULL
-};
-
-static const struct attribute_group gpu_aes_stat_group = {
-	.name = "stats",
-	.attrs = gpu_aes_stat_attrs,
-};
-
-const struct attribute_group *gpu_aes_stats_groups[] = {
-	&gpu_aes_stat_group,
-	NULL
-};

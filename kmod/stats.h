@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * stats.h - driver counters, exported read-only under
- * /sys/class/misc/gpu_aes/stats/, one value per file.
+ * stats.h - driver counters (per CPU, summed on read), exported read-only
+ * under /sys/class/misc/gpu_aes/stats/, one value per file.
  */
 #ifndef GPU_AES_STATS_H
 #define GPU_AES_STATS_H
 
-#include <linux/atomic.h>
+#include <linux/percpu.h>
 #include <linux/sysfs.h>
+#include <linux/types.h>
 
 #include "gpu_aes.h"
 
@@ -16,7 +17,8 @@
  * @GPU_AES_STAT_RING_REQUESTS: requests posted to the ring.
  * @GPU_AES_STAT_RING_BYTES: bytes of those requests.
  * @GPU_AES_STAT_FALLBACK_REQUESTS: requests the submission path ran on the
- *	CPU (the sum of the fallback_* reasons below).
+ *	CPU (the sum of the fallback_* reasons below, fallback_policy
+ *	standing for its four).
  * @GPU_AES_STAT_FALLBACK_BYTES: bytes of those requests.
  * @GPU_AES_STAT_FALLBACK_NO_HELPER: ... because no helper was attached.
  * @GPU_AES_STAT_FALLBACK_SMALL: ... because shorter than ring_min_bytes.
@@ -49,6 +51,22 @@
  *	none could be taken over (gpu_aes_key_prepare()).
  * @GPU_AES_STAT_KEY_RECLAIMS: key slots taken over from a tfm that had
  *	left its slot unused.
+ * @GPU_AES_STAT_FALLBACK_POLICY: ... because the dispatch policy chose the
+ *	CPU (the sum of the four below).
+ * @GPU_AES_STAT_FALLBACK_POLICY_COST: ... because the CPU costs less.
+ * @GPU_AES_STAT_FALLBACK_POLICY_LONE: ... because it was small and alone
+ *	(nothing on its queue): a GPU round trip would only add latency.
+ * @GPU_AES_STAT_FALLBACK_POLICY_FORCED: ... because dispatch=cpu.
+ * @GPU_AES_STAT_FALLBACK_POLICY_EXPLORE: ... to keep the CPU's cost
+ *	estimate current while auto prefers the ring.
+ * @GPU_AES_STAT_POLICY_RING_COST: requests the policy sent to the ring
+ *	because it costs less (posted, backlogged, or fallen back for a
+ *	reason of the ring's: full, stalled, no key, no helper).
+ * @GPU_AES_STAT_POLICY_RING_LOAD: ... because the CPU is saturated and
+ *	the ring has headroom.
+ * @GPU_AES_STAT_POLICY_RING_FORCED: ... because dispatch=ring.
+ * @GPU_AES_STAT_POLICY_RING_EXPLORE: ... to keep the ring's cost estimate
+ *	current while auto prefers the CPU.
  * @GPU_AES_NR_STATS: number of counters.
  */
 enum gpu_aes_stat {
@@ -68,7 +86,7 @@ enum gpu_aes_stat {
 	GPU_AES_STAT_HELPER_ERRORS,
 	GPU_AES_STAT_HELPER_ATTACHES,
 	GPU_AES_STAT_RECOMPUTED,
-	/* In enum gpu_aes_alg order: see gpu_aes_stat_ring_alg(). */
+	/* One per algorithm: gpu_aes_alg_desc.ring_stat (job.h). */
 	GPU_AES_STAT_RING_ECB_REQUESTS,
 	GPU_AES_STAT_RING_CTR_REQUESTS,
 	GPU_AES_STAT_RING_XTS_REQUESTS,
@@ -77,6 +95,15 @@ enum gpu_aes_stat {
 	GPU_AES_STAT_FALLBACK_NO_BACKLOG,
 	GPU_AES_STAT_FALLBACK_NO_KEY,
 	GPU_AES_STAT_KEY_RECLAIMS,
+	GPU_AES_STAT_FALLBACK_POLICY,
+	GPU_AES_STAT_FALLBACK_POLICY_COST,
+	GPU_AES_STAT_FALLBACK_POLICY_LONE,
+	GPU_AES_STAT_FALLBACK_POLICY_FORCED,
+	GPU_AES_STAT_FALLBACK_POLICY_EXPLORE,
+	GPU_AES_STAT_POLICY_RING_COST,
+	GPU_AES_STAT_POLICY_RING_LOAD,
+	GPU_AES_STAT_POLICY_RING_FORCED,
+	GPU_AES_STAT_POLICY_RING_EXPLORE,
 	GPU_AES_NR_STATS
 };
 
@@ -89,6 +116,10 @@ enum gpu_aes_stat {
  * @GPU_AES_FB_STALLED: the helper is stalled (see struct gpu_aes_ring).
  * @GPU_AES_FB_NO_BACKLOG: no CRYPTO_TFM_REQ_MAY_BACKLOG (gpu_aes_route()).
  * @GPU_AES_FB_NO_KEY: no key slot to be had.
+ * @GPU_AES_FB_POLICY_COST: the dispatch policy: the CPU costs less.
+ * @GPU_AES_FB_POLICY_LONE: ... small and alone.
+ * @GPU_AES_FB_POLICY_FORCED: ... dispatch=cpu.
+ * @GPU_AES_FB_POLICY_EXPLORE: ... measuring the CPU.
  */
 enum gpu_aes_fallback_reason {
 	GPU_AES_FB_NO_HELPER,
@@ -98,38 +129,54 @@ enum gpu_aes_fallback_reason {
 	GPU_AES_FB_STALLED,
 	GPU_AES_FB_NO_BACKLOG,
 	GPU_AES_FB_NO_KEY,
+	GPU_AES_FB_POLICY_COST,
+	GPU_AES_FB_POLICY_LONE,
+	GPU_AES_FB_POLICY_FORCED,
+	GPU_AES_FB_POLICY_EXPLORE,
 };
 
-extern atomic64_t gpu_aes_stats[GPU_AES_NR_STATS];
+/*
+ * One set of counters per CPU: the request path increments its own CPU's
+ * copy (one instruction, no shared cache line written), readers sum them.
+ */
+struct gpu_aes_pcpu_stats {
+	u64 v[GPU_AES_NR_STATS];
+};
 
-/* The "stats" attribute group, for miscdevice.groups. */
-extern const struct attribute_group *gpu_aes_stats_groups[];
+DECLARE_PER_CPU(struct gpu_aes_pcpu_stats, gpu_aes_pcpu_stats);
+
+/* Each counter's name: its sysfs file, and what kring/ reports. */
+extern const char *const gpu_aes_stat_names[GPU_AES_NR_STATS];
+
+/*
+ * The "stats" attribute group, for miscdevice.groups (stats_sysfs.c): one
+ * file per name above, made by gpu_aes_stats_sysfs_init().
+ */
+extern const struct attribute_group gpu_aes_stats_group;
+void gpu_aes_stats_sysfs_init(void);
+/* The "dispatch" group: the policy's estimates (stats_sysfs.c). */
+extern const struct attribute_group gpu_aes_dispatch_group;
 
 static inline void gpu_aes_stat_add(enum gpu_aes_stat s, s64 v)
 {
-	atomic64_add(v, &gpu_aes_stats[s]);
+	this_cpu_add(gpu_aes_pcpu_stats.v[s], v);
 }
 
 static inline void gpu_aes_stat_inc(enum gpu_aes_stat s)
 {
-	atomic64_inc(&gpu_aes_stats[s]);
-}
-
-static inline s64 gpu_aes_stat_read(enum gpu_aes_stat s)
-{
-	return atomic64_read(&gpu_aes_stats[s]);
+	this_cpu_inc(gpu_aes_pcpu_stats.v[s]);
 }
 
 /**
- * gpu_aes_stat_ring_alg() - the per-algorithm ring request counter.
- * @alg: enum gpu_aes_alg, kernel-chosen (never read from shared memory).
+ * gpu_aes_stat_read() - a counter's value, summed over every CPU.
+ * @s: the counter.
  *
- * Return: its index in gpu_aes_stats[].
+ * Exact once the events being counted have stopped (what tests compare);
+ * while they go on, a value some events old, never torn.
+ *
+ * Return: the sum.
  */
-static inline enum gpu_aes_stat gpu_aes_stat_ring_alg(u8 alg)
-{
-	return GPU_AES_STAT_RING_ECB_REQUESTS + alg - GPU_AES_ALG_ECB;
-}
+s64 gpu_aes_stat_read(enum gpu_aes_stat s);
 
 /**
  * gpu_aes_stat_fallback() - count one request run on the CPU at submission.

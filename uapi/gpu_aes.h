@@ -5,13 +5,20 @@
  * The helper allocates the shared region (anonymous, page aligned memory it
  * can also register with CUDA) and hands it to the kernel with
  * GPU_AES_IOC_SETUP; the kernel pins it for as long as the helper stays
- * attached.  Layout of the region, every section page aligned:
+ * attached.  Layout of the region, every section aligned to the kernel's
+ * page size (GPU_AES_IOC_INFO says which):
  *
- *   [ header | submission queue | completion queue | key table | data area ]
+ *   [ header | queue 0 | queue 1 | ... | key table | data area ]
  *
- * Offsets come from gpu_aes_layout(), which both sides compute from the
- * sizes in struct gpu_aes_setup; the kernel also publishes them in the
- * header.  Nothing in the region is a pointer.
+ * A queue is a queue header (its four indices, each on its own cache
+ * line), its submission queue and its completion queue; the data area is
+ * cut into one equal slice per queue.  A submitting CPU posts to its own
+ * queue (CPU number modulo nr_queues), so CPUs on different queues share
+ * no lock and no written cache line; the key table is shared.
+ *
+ * Offsets come from gpu_aes_layout(), which both sides compute from struct
+ * gpu_aes_geometry; the kernel also publishes them in the header.  Nothing
+ * in the region is a pointer.
  *
  * Ownership: every field below says who writes it.  "kernel" fields are
  * read-only for the helper; "helper" fields are untrusted by the kernel,
@@ -19,7 +26,12 @@
  * private state before acting on them.
  *
  * Indices (sq_head/sq_tail/cq_head/cq_tail) run freely over the whole
- * __u32 range; an entry's position is (index & (nr_entries - 1)).
+ * __u32 range; an entry's position is (index & (queue_entries - 1)).
+ *
+ * Version 3: queues (version 2 had one SQ/CQ pair), key table entries hold
+ * raw keys only (no round-key schedules: every backend expands its own),
+ * sections aligned to the kernel's page size, COMPLETE names a queue, and
+ * the helper publishes its cost figures in the header.
  */
 #ifndef _UAPI_GPU_AES_H
 #define _UAPI_GPU_AES_H
@@ -28,21 +40,25 @@
 #include <linux/ioctl.h>
 
 #define GPU_AES_MAGIC		0x53454167U	/* "gAES" little endian */
-#define GPU_AES_ABI_VERSION	2U
+#define GPU_AES_ABI_VERSION	3U
 #define GPU_AES_DEVICE_NAME	"gpu_aes"
 
 /* Feature bits of struct gpu_aes_info.features; none are optional yet. */
 #define GPU_AES_FEAT_NEED_WAKEUP	(1U << 0)
 
 #define GPU_AES_CACHELINE	64U
-#define GPU_AES_PAGE		4096U
+/* The header's own size; sections start on the page size instead. */
+#define GPU_AES_HDR_SIZE	4096U
 
 /* Limits the kernel accepts in GPU_AES_IOC_SETUP. */
-#define GPU_AES_MIN_ENTRIES	16U
-#define GPU_AES_MAX_ENTRIES	16384U	/* power of two */
+#define GPU_AES_MAX_QUEUES	256U
+#define GPU_AES_MIN_ENTRIES	16U	/* per queue; power of two */
+#define GPU_AES_MAX_ENTRIES	16384U
 #define GPU_AES_MAX_KEYS	4096U
-#define GPU_AES_MIN_DATA	(1U << 20)
-#define GPU_AES_MAX_DATA	(1U << 30)
+#define GPU_AES_MIN_QUEUE_DATA	(1U << 20)	/* per queue */
+#define GPU_AES_MAX_DATA	(1ULL << 30)	/* all queues */
+#define GPU_AES_MIN_PAGE	4096U
+#define GPU_AES_MAX_PAGE	65536U
 /* Request bytes start on this boundary in the data area (16-byte loads). */
 #define GPU_AES_DATA_ALIGN	64U
 
@@ -59,28 +75,49 @@ enum gpu_aes_dir {
 };
 
 /*
- * Header, one page.  Each index the two sides move lives on its own cache
- * line so producer and consumer never write the same line.
+ * Header, GPU_AES_HDR_SIZE bytes at offset 0.  The helper's figures live on
+ * a cache line of their own.
  */
 struct gpu_aes_region_hdr {
 	/* Written by the kernel at setup, constant afterwards. */
 	__u32 magic;
 	__u32 abi_version;
 	__u32 features;
-	__u32 nr_entries;
+	__u32 nr_queues;
+	__u32 queue_entries;
 	__u32 nr_keys;
+	__u32 page_size;
 	__u32 reserved0;
 	__u64 region_size;
-	__u64 sq_off;
-	__u64 cq_off;
+	__u64 queues_off;	/* queue q at queues_off + q * queue_stride */
+	__u64 queue_stride;
 	__u64 keys_off;
-	__u64 data_off;
-	__u64 data_size;
-	__u8 pad0[2 * GPU_AES_CACHELINE - 72];
+	__u64 data_off;		/* queue q's slice at data_off + q * queue_data_size */
+	__u64 queue_data_size;
+	__u8 pad0[2 * GPU_AES_CACHELINE - 80];
 
+	/*
+	 * helper: what serving the ring costs it, for the kernel's routing
+	 * policy.  Untrusted: the kernel clamps them and lets them only ever
+	 * send work to the CPU, never away from it.  0 means "not measured".
+	 */
+	__u32 helper_cpu_ns_per_kib;	/* host CPU, all its threads, per KiB */
+	__u32 helper_mib_per_s;		/* what it sustains, MiB/s */
+	__u32 helper_report_seq;	/* bumped after each update */
+	__u8 pad1[GPU_AES_CACHELINE - 12];
+
+	__u8 pad2[GPU_AES_HDR_SIZE - 3 * GPU_AES_CACHELINE];
+};
+
+/*
+ * Queue header, at the start of each queue.  Each index the two sides move
+ * lives on its own cache line so producer and consumer never write the
+ * same line.
+ */
+struct gpu_aes_queue_hdr {
 	/* kernel: next submission entry it will write. */
 	__u32 sq_tail;
-	__u8 pad1[GPU_AES_CACHELINE - 4];
+	__u8 pad0[GPU_AES_CACHELINE - 4];
 
 	/*
 	 * helper: next submission entry it will read, and GPU_AES_HELPER_*
@@ -89,30 +126,29 @@ struct gpu_aes_region_hdr {
 	 */
 	__u32 sq_head;
 	__u32 helper_flags;
-	__u8 pad2[GPU_AES_CACHELINE - 8];
+	__u8 pad1[GPU_AES_CACHELINE - 8];
 
 	/* helper: next completion entry it will write. */
 	__u32 cq_tail;
-	__u8 pad3[GPU_AES_CACHELINE - 4];
+	__u8 pad2[GPU_AES_CACHELINE - 4];
 
 	/* kernel: next completion entry it will read. */
 	__u32 cq_head;
-	__u8 pad4[GPU_AES_CACHELINE - 4];
-
-	__u8 pad5[GPU_AES_PAGE - 6 * GPU_AES_CACHELINE];
+	__u8 pad3[GPU_AES_CACHELINE - 4];
 };
 
 /*
- * helper_flags: the helper is about to sleep in poll(); the kernel must wake
- * it for the next submission.  While clear, the kernel posts entries without
- * any wake-up, so a busy helper sees no syscall or IPI per request.
+ * helper_flags: the helper is about to sleep in poll(); the kernel must
+ * wake it for the next submission to this queue.  While clear, the kernel
+ * posts entries without any wake-up, so a busy helper sees no syscall or
+ * IPI per request.
  */
 #define GPU_AES_HELPER_NEED_WAKEUP	(1U << 0)
 
 /*
  * Submission entry, written by the kernel, read by the helper.  The request's
- * bytes sit at data_off in the data area (relative to the area's start) and
- * are transformed in place.
+ * bytes sit at data_off in the data area (relative to the area's start,
+ * inside the queue's own slice) and are transformed in place.
  *
  * ECB, CTR, XTS: len bytes at data_off.
  * GCM: the text (plaintext or ciphertext, len bytes, may be 0) at data_off,
@@ -125,7 +161,7 @@ struct gpu_aes_region_hdr {
  * releases none of the text).  gpu_aes_sqe_span() is the whole extent.
  */
 struct gpu_aes_sqe {
-	__u32 tag;		/* request id, < nr_entries; echo in the cqe */
+	__u32 tag;		/* request id, < queue_entries; echo in the cqe */
 	__u32 seq;		/* generation of the tag; echo in the cqe */
 	__u8 alg;		/* enum gpu_aes_alg */
 	__u8 dir;		/* enum gpu_aes_dir */
@@ -144,26 +180,7 @@ struct gpu_aes_sqe {
 	__u8 reserved1[15];
 };
 
-/* GCM: where the tag and the associated data follow the text. */
-static inline __u64 gpu_aes_gcm_tag_off(__u64 data_off, __u32 len)
-{
-	return data_off + (((__u64)len + 15) & ~(__u64)15);
-}
-
-static inline __u64 gpu_aes_gcm_aad_off(__u64 data_off, __u32 len)
-{
-	return gpu_aes_gcm_tag_off(data_off, len) + 16;
-}
-
-/* Bytes of the data area an entry uses, from data_off. */
-static inline __u64 gpu_aes_sqe_span(__u8 alg, __u32 len, __u32 aad_len)
-{
-	if (alg == GPU_AES_ALG_GCM)
-		return gpu_aes_gcm_aad_off(0, len) + aad_len;
-	return len;
-}
-
-/* Completion entry, written by the helper, validated by the kernel. */
+/* Completion entry, written by the helper to the sqe's queue, validated. */
 struct gpu_aes_cqe {
 	__u32 tag;
 	__u32 seq;
@@ -183,34 +200,35 @@ struct gpu_aes_cqe {
 #define GPU_AES_STATUS_EBADMSG	(-74)	/* GCM: the tag does not match */
 
 /*
- * Key table entry, written by the kernel only.  Round keys are stored as
- * bytes in AES order, 16 per round (rounds + 1 of them); dec_sched is the
- * equivalent inverse cipher's schedule (InvMixColumns applied to the middle
- * rounds, first and last swapped), ready for table-driven decryption.
- * XTS entries also carry the second (tweak) key and its encryption
- * schedule; the two keys always have the same length.  GCM derives its hash
- * key from enc_sched.  An entry with key_len 0 is free and all zero.
+ * Key table entry, written by the kernel only: the raw key, and for XTS the
+ * tweak key after it (both the same length).  Backends expand their own
+ * round keys.  An entry with key_len 0 is free and all zero.
  */
 struct gpu_aes_key {
 	__u32 gen;		/* bumped on every write of the entry */
 	__u32 key_len;		/* one AES key: 16, 24, 32, or 0 */
-	__u32 rounds;		/* 10, 12, 14 */
 	__u32 tweak_len;	/* XTS: == key_len; else 0 */
+	__u32 reserved;
 	__u8 key[64];		/* the key, then (XTS) the tweak key */
-	__u8 enc_sched[240];
-	__u8 dec_sched[240];
-	__u8 tweak_sched[240];	/* XTS: the tweak key's encryption schedule */
-	__u8 pad[224];
+	__u8 pad[48];
 };
 
 /* GPU_AES_IOC_INFO: what this kernel supports. */
 struct gpu_aes_info {
 	__u32 abi_version;
 	__u32 features;
-	__u32 max_entries;
+	__u32 max_queues;
+	__u32 max_entries;	/* per queue */
 	__u32 max_keys;
-	__u64 max_data_size;
-	__u64 reserved[4];
+	__u32 page_size;	/* sections of the region align to this */
+	__u64 max_data_size;	/* all queues */
+	/*
+	 * CPU numbers run below this; CPU c submits to queue c % nr_queues,
+	 * so nr_cpus queues give every CPU its own.
+	 */
+	__u32 nr_cpus;
+	__u32 reserved0;
+	__u64 reserved[3];
 };
 
 /*
@@ -221,9 +239,11 @@ struct gpu_aes_info {
 struct gpu_aes_setup {
 	__u32 abi_version;	/* GPU_AES_ABI_VERSION */
 	__u32 features;		/* subset of gpu_aes_info.features */
-	__u32 nr_entries;	/* power of two */
+	__u32 nr_queues;
+	__u32 queue_entries;	/* power of two */
 	__u32 nr_keys;
-	__u64 data_size;	/* multiple of GPU_AES_PAGE */
+	__u32 page_size;	/* gpu_aes_info.page_size */
+	__u64 queue_data_size;	/* multiple of page_size */
 	__u64 region_addr;
 	__u64 region_size;
 	__u64 reserved[3];	/* must be zero */
@@ -232,37 +252,144 @@ struct gpu_aes_setup {
 #define GPU_AES_IOC_MAGIC	0xA5
 #define GPU_AES_IOC_INFO	_IOR(GPU_AES_IOC_MAGIC, 1, struct gpu_aes_info)
 #define GPU_AES_IOC_SETUP	_IOW(GPU_AES_IOC_MAGIC, 2, struct gpu_aes_setup)
-/* Completions were posted up to cq_tail: reap them.  Returns the count. */
+/*
+ * Completions were posted up to the queue's cq_tail: reap them.  The
+ * argument is the queue, or GPU_AES_ALL_QUEUES.  Returns the count.
+ */
 #define GPU_AES_IOC_COMPLETE	_IO(GPU_AES_IOC_MAGIC, 3)
+#define GPU_AES_ALL_QUEUES	0xffffffffU
+
+/* What the layout depends on: struct gpu_aes_setup's sizes. */
+struct gpu_aes_geometry {
+	__u32 nr_queues;
+	__u32 queue_entries;
+	__u32 nr_keys;
+	__u32 page_size;
+	__u64 queue_data_size;
+};
 
 struct gpu_aes_layout {
-	__u64 sq_off;
-	__u64 cq_off;
+	__u64 queues_off;
+	__u64 queue_stride;
+	__u64 sq_off;		/* within a queue */
+	__u64 cq_off;		/* within a queue */
 	__u64 keys_off;
 	__u64 data_off;
+	__u64 data_size;	/* all queues */
 	__u64 region_size;
 };
 
-static inline __u64 gpu_aes_page_align(__u64 v)
+/* ---- The ABI's rules, one home for both sides ---- */
+
+/* The cuda backend's kernels compute the GCM layout on the GPU too. */
+#ifdef __CUDACC__
+#define GPU_AES_RULE_ATTRS __attribute__((host, device))
+#else
+#define GPU_AES_RULE_ATTRS
+#endif
+
+static inline GPU_AES_RULE_ATTRS int gpu_aes_is_pow2(__u64 v)
 {
-	return (v + GPU_AES_PAGE - 1) & ~(__u64)(GPU_AES_PAGE - 1);
+	return v && !(v & (v - 1));
+}
+
+/* Sizes the kernel accepts in SETUP (and the helper asks for). */
+static inline GPU_AES_RULE_ATTRS int gpu_aes_geometry_valid(const struct gpu_aes_geometry *g)
+{
+	return g->nr_queues >= 1 && g->nr_queues <= GPU_AES_MAX_QUEUES &&
+	       gpu_aes_is_pow2(g->queue_entries) &&
+	       g->queue_entries >= GPU_AES_MIN_ENTRIES &&
+	       g->queue_entries <= GPU_AES_MAX_ENTRIES &&
+	       g->nr_keys >= 1 && g->nr_keys <= GPU_AES_MAX_KEYS &&
+	       gpu_aes_is_pow2(g->page_size) &&
+	       g->page_size >= GPU_AES_MIN_PAGE &&
+	       g->page_size <= GPU_AES_MAX_PAGE &&
+	       g->queue_data_size >= GPU_AES_MIN_QUEUE_DATA &&
+	       g->queue_data_size % g->page_size == 0 &&
+	       g->queue_data_size <= GPU_AES_MAX_DATA / g->nr_queues;
+}
+
+static inline GPU_AES_RULE_ATTRS __u64 gpu_aes_align_up(__u64 v, __u64 to)
+{
+	return (v + to - 1) & ~(to - 1);
 }
 
 /*
- * The layout for the given sizes.  Callers validate the sizes first (see
- * the GPU_AES_MIN/MAX limits), so nothing here can overflow.
+ * The layout for a geometry that gpu_aes_geometry_valid() accepts; the
+ * limits make every sum here fit easily in 64 bits.
  */
-static inline void gpu_aes_layout(__u32 nr_entries, __u32 nr_keys,
-				  __u64 data_size, struct gpu_aes_layout *l)
+static inline GPU_AES_RULE_ATTRS void gpu_aes_layout(const struct gpu_aes_geometry *g,
+						     struct gpu_aes_layout *l)
 {
-	l->sq_off = sizeof(struct gpu_aes_region_hdr);
+	__u64 page = g->page_size;
+
+	l->queues_off = gpu_aes_align_up(GPU_AES_HDR_SIZE, page);
+	l->sq_off = sizeof(struct gpu_aes_queue_hdr);
 	l->cq_off = l->sq_off +
-		gpu_aes_page_align((__u64)nr_entries * sizeof(struct gpu_aes_sqe));
-	l->keys_off = l->cq_off +
-		gpu_aes_page_align((__u64)nr_entries * sizeof(struct gpu_aes_cqe));
+		(__u64)g->queue_entries * sizeof(struct gpu_aes_sqe);
+	l->queue_stride = gpu_aes_align_up(l->cq_off +
+		(__u64)g->queue_entries * sizeof(struct gpu_aes_cqe), page);
+	l->keys_off = l->queues_off + (__u64)g->nr_queues * l->queue_stride;
 	l->data_off = l->keys_off +
-		gpu_aes_page_align((__u64)nr_keys * sizeof(struct gpu_aes_key));
-	l->region_size = l->data_off + data_size;
+		gpu_aes_align_up((__u64)g->nr_keys * sizeof(struct gpu_aes_key),
+				 page);
+	l->data_size = (__u64)g->nr_queues * g->queue_data_size;
+	l->region_size = l->data_off + l->data_size;
+}
+
+/* A key length crypto_aes_expand_key() takes. */
+static inline GPU_AES_RULE_ATTRS int gpu_aes_key_len_valid(__u32 len)
+{
+	return len == 16 || len == 24 || len == 32;
+}
+
+/* A tag length crypto_gcm_check_authsize() takes. */
+static inline GPU_AES_RULE_ATTRS int gpu_aes_gcm_auth_len_valid(__u32 len)
+{
+	return len == 4 || len == 8 || (len >= 12 && len <= 16);
+}
+
+/* GCM: where the tag and the associated data follow the text. */
+static inline GPU_AES_RULE_ATTRS __u64 gpu_aes_gcm_tag_off(__u64 data_off, __u32 len)
+{
+	return data_off + (((__u64)len + 15) & ~(__u64)15);
+}
+
+static inline GPU_AES_RULE_ATTRS __u64 gpu_aes_gcm_aad_off(__u64 data_off, __u32 len)
+{
+	return gpu_aes_gcm_tag_off(data_off, len) + 16;
+}
+
+/* Bytes of the data area an entry uses, from data_off. */
+static inline GPU_AES_RULE_ATTRS __u64 gpu_aes_sqe_span(__u8 alg, __u32 len, __u32 aad_len)
+{
+	if (alg == GPU_AES_ALG_GCM)
+		return gpu_aes_gcm_aad_off(0, len) + aad_len;
+	return len;
+}
+
+/*
+ * The fields of an sqe that depend on its algorithm, as the kernel writes
+ * them: lengths, tag length, the IV's unused bytes.  The helper refuses any
+ * other entry (GPU_AES_STATUS_EINVAL).
+ */
+static inline GPU_AES_RULE_ATTRS int gpu_aes_sqe_alg_fields_valid(const struct gpu_aes_sqe *s)
+{
+	switch (s->alg) {
+	case GPU_AES_ALG_ECB:
+		return s->len % 16 == 0 && !s->aad_len && !s->auth_len;
+	case GPU_AES_ALG_CTR:
+		return !s->aad_len && !s->auth_len;
+	case GPU_AES_ALG_XTS:
+		/* Ciphertext stealing needs one whole block to steal from. */
+		return s->len >= 16 && !s->aad_len && !s->auth_len;
+	case GPU_AES_ALG_GCM:
+		/* A 96-bit IV only: J0 = IV || 0^31 || 1. */
+		return gpu_aes_gcm_auth_len_valid(s->auth_len) &&
+		       !s->iv[12] && !s->iv[13] && !s->iv[14] && !s->iv[15];
+	default:
+		return 0;
+	}
 }
 
 #ifdef __KERNEL__
@@ -276,11 +403,14 @@ static inline void gpu_aes_layout(__u32 nr_entries, __u32 nr_keys,
 #endif
 #endif
 
-GPU_AES_ASSERT(sizeof(struct gpu_aes_region_hdr) == GPU_AES_PAGE, "hdr size");
+GPU_AES_ASSERT(sizeof(struct gpu_aes_region_hdr) == GPU_AES_HDR_SIZE, "hdr size");
+GPU_AES_ASSERT(sizeof(struct gpu_aes_queue_hdr) == 4 * GPU_AES_CACHELINE,
+	       "queue hdr size");
 GPU_AES_ASSERT(sizeof(struct gpu_aes_sqe) == 64, "sqe size");
 GPU_AES_ASSERT(sizeof(struct gpu_aes_cqe) == 16, "cqe size");
-GPU_AES_ASSERT(sizeof(struct gpu_aes_key) == 1024, "key size");
-GPU_AES_ASSERT(sizeof(struct gpu_aes_info) == 56, "info size");
-GPU_AES_ASSERT(sizeof(struct gpu_aes_setup) == 64, "setup size");
+GPU_AES_ASSERT(sizeof(struct gpu_aes_key) == 2 * GPU_AES_CACHELINE, "key size");
+GPU_AES_ASSERT(sizeof(struct gpu_aes_info) == 64, "info size");
+GPU_AES_ASSERT(sizeof(struct gpu_aes_setup) == 72, "setup size");
+GPU_AES_ASSERT(sizeof(struct gpu_aes_geometry) == 24, "geometry size");
 
 #endif /* _UAPI_GPU_AES_H */

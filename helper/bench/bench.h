@@ -24,11 +24,35 @@ struct bench_opts {
 	int qd1;			/* helper: QD1 latency runs too */
 };
 
+/*
+ * The algorithms the helper path and OpenSSL are compared on, with the key
+ * each consumer uses: CTR, XTS as LUKS2's default (aes-xts-plain64, two
+ * 256-bit keys) and GCM as TLS 1.2/1.3 records (13 bytes of AAD, 16-byte
+ * tag).  enum gpu_aes_alg values; the table is in cpu.c.
+ */
+struct bench_alg {
+	const char *name;	/* as OpenSSL names it, e.g. aes-256-xts */
+	unsigned int alg;	/* enum gpu_aes_alg */
+	unsigned int key_len;	/* bytes (XTS: both keys) */
+	unsigned int aad_len;	/* GCM */
+};
+
+#define BENCH_NR_ALGS	3
+extern const struct bench_alg bench_algs[BENCH_NR_ALGS];
+
+/* The request sizes of the host-path comparison (--helper and --cpu). */
+#define BENCH_NR_SIZES	4
+extern const size_t bench_sizes[BENCH_NR_SIZES];
+
+/* CPU seconds of every thread of this process so far. */
+double bench_cpu_seconds(void);
+
 /* Each 0, or -1 when a measurement failed. */
 int bench_raw(const struct bench_opts *o);	/* raw.cu */
 int bench_pcie(const struct bench_opts *o);	/* raw.cu */
 int bench_cpu(const struct bench_opts *o);	/* cpu.c */
 int bench_helper(const struct bench_opts *o);	/* helper_path.c */
+int bench_dispatch(const struct bench_opts *o);	/* helper_path.c */
 
 #ifdef __cplusplus
 }

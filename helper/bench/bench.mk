@@ -21,13 +21,13 @@ BENCH_OBJS := $(addprefix $(BENCH_BUILD)/,main.o report.o raw.o cpu.o \
 
 $(BENCH_BUILD)/%.o: $(BENCH_SRC)/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Isrc -Iinclude $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -c -o $@ $<
 
 $(BENCH_BUILD)/%.o: $(BENCH_SRC)/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -Isrc -Iinclude -c -o $@ $<
+	$(NVCC) $(NVCCFLAGS) -Isrc -c -o $@ $<
 
-$(BENCH): $(BENCH_OBJS) $(LIB)
+$(BENCH): $(BENCH_OBJS) $(KRING_LIB) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 all gpu-bins: $(BENCH)

@@ -1,461 +1,775 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * helper_path.c - the helper path as the kernel drives it: the in-process
- * producer copies each request into the data area, posts it on the ring,
- * the core batches, the cuda backend runs it, the producer copies it out.
- * Deep queue with several producer threads (requests/s, GB/s, host CPU per
- * GB from getrusage), and QD1 round-trip latency, with the GPU taking every
- * batch and with SSLShader's policy (lone small batches on the CPU).
+ * helper_path.c - the path a consumer of gpu_aes gets, end to end: the
+ * kernel's own request path (kmod/ring.c and friends, built in userspace
+ * by kring/) copies each request into its CPU's queue and posts it, the
+ * real helper core batches across queues, the backend (cuda unless
+ * GPU_AES_BENCH_BACKEND says otherwise) runs it, and the kernel code
+ * copies the result out and completes the request.
  *
- * "helper" copies in on the submitting thread and out on the reaping
- * threads (gpu_aes_producer_submit, as the kernel does: it copies out in
- * GPU_AES_IOC_COMPLETE, which several helper threads enter at once, one
- * per finished batch).  "helper-zc" reserves space, copies the input in
- * and posts, and leaves the output in the data area.  "helper-nocopy"
- * posts without writing the input at all: ring, core, backend and GPU
- * alone, to locate the bound.
+ * Deep queue: every submitting thread is a CPU with a queue of its own
+ * (the helper asks for one queue per thread) and keeps a window of
+ * requests in flight.  Host CPU is getrusage() of the whole process, so
+ * it counts every thread: submitters, the helper core, the backend's
+ * completion threads and any spinning.  QD1: one request at a time,
+ * waited for by sleeping, as a synchronous consumer does.
  *
- * Each producer thread owns its state on its own cache lines and a pool of
- * destination buffers used round robin (distinct pages per request, as a
- * consumer's requests have; one shared scratch buffer would make the
- * reapers' copies fight over the same lines).  Submitters block only when
- * the ring or the data area is full; the producer wakes them once per
- * released chunk, not per request.
- *
- * GPU_AES_BENCH_BACKEND=cpu runs the same path on the cpu backend (for
- * profiling the host side on machines without a GPU).
+ * The copy floor is what no path that copies each byte in and out on the
+ * CPU can beat: two memcpy per byte on one thread, over buffers larger
+ * than the caches.
  */
 #include "bench.h"
 #include "report.h"
 
-#include "../include/gpu_aes_producer.h"
+#include "../../kring/kring.h"
+#include "../../kring/kring_host.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
-/* Destination bytes per producer thread, split into its pool. */
+/*
+ * Source and destination bytes per submitting thread, split into its
+ * window: each request reads and writes buffers of its own, far from the
+ * caches by the time they come round again, as a consumer's pages are.
+ */
 #define DST_POOL_BYTES	(16U << 20)
-#define DST_POOL_MAX	256U
+#define WINDOW_MAX	256U
+#define QUEUE_DATA	(16ULL << 20)
+#define QUEUE_ENTRIES	1024U
+
+struct dq_req {
+	struct kring_req *req;
+	struct dq_thread *t;
+	uint8_t *src;
+	uint8_t *dst;
+	uint32_t len;
+	uint8_t iv[16];
+	int busy;		/* atomic: submitted, not completed */
+};
+
+/*
+ * What a deep-queue run submits: requests of len_lo bytes, or, when
+ * len_hi is larger, of a power of two between them drawn at random per
+ * request (a mixed workload).
+ */
+struct dq_spec {
+	const char *path;
+	uint32_t len_lo;
+	uint32_t len_hi;
+};
 
 struct dq_thread {
-	struct gpu_aes_producer *p;
-	uint32_t len;
-	unsigned int alg;	/* CTR (slot 0), XTS (slot 2), GCM (slot 0) */
-	double end;
-	int zc;
+	struct kring_tfm *tfm;
+	const struct bench_alg *a;
+	const struct dq_spec *spec;
+	unsigned int cpu;
+	uint32_t window;
+	uint64_t rng;
+	struct dq_req *reqs;	/* window of them */
+	uint64_t submitted;
+	uint64_t errors;
 	pthread_t tid;
-	uint8_t *src, *dst;	/* dst: npool buffers of len */
-	uint8_t *tags;		/* GCM: npool tags of 16 bytes */
-	uint32_t npool;
-	uint64_t errors;	/* this thread's */
-	/* Written by the reaping threads: a line of its own. */
-	uint64_t done __attribute__((aligned(64)));
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int stop;		/* atomic */
+	/* Written by completing threads: lines of their own. */
+	uint64_t completed __attribute__((aligned(64)));
+	uint64_t bytes;
 	uint64_t cb_errors;
+	int cb_active;		/* callbacks still touching this thread */
+	int waiting __attribute__((aligned(64)));
 } __attribute__((aligned(64)));
 
-static void dq_cb(void *cookie, int status)
+/*
+ * The submitter sleeps only once its window is full, and is woken only
+ * when a quarter of it has drained: one wake per window/4 requests, not
+ * one per request.
+ */
+static void dq_done(void *arg, int err)
 {
-	struct dq_thread *t = cookie;
+	struct dq_req *r = arg;
+	struct dq_thread *t = r->t;
+	uint64_t c;
 
-	if (status)
+	if (err == -EINPROGRESS)
+		return;
+	__atomic_add_fetch(&t->cb_active, 1, __ATOMIC_SEQ_CST);
+	if (err)
 		__atomic_add_fetch(&t->cb_errors, 1, __ATOMIC_RELAXED);
-	__atomic_add_fetch(&t->done, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&t->bytes, r->len, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->busy, 0, __ATOMIC_RELEASE);
+	c = __atomic_add_fetch(&t->completed, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&t->waiting, __ATOMIC_SEQ_CST) &&
+	    __atomic_load_n(&t->submitted, __ATOMIC_RELAXED) - c <=
+	    t->window * 3 / 4) {
+		pthread_mutex_lock(&t->lock);
+		pthread_cond_signal(&t->cond);
+		pthread_mutex_unlock(&t->lock);
+	}
+	__atomic_sub_fetch(&t->cb_active, 1, __ATOMIC_RELEASE);
+}
+
+static void dq_wait(struct dq_thread *t, uint64_t below)
+{
+	pthread_mutex_lock(&t->lock);
+	__atomic_store_n(&t->waiting, 1, __ATOMIC_SEQ_CST);
+	while (t->submitted - __atomic_load_n(&t->completed, __ATOMIC_SEQ_CST) >
+	       below)
+		pthread_cond_wait(&t->cond, &t->lock);
+	__atomic_store_n(&t->waiting, 0, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&t->lock);
+}
+
+static uint32_t dq_len(struct dq_thread *t)
+{
+	uint32_t lo = t->spec->len_lo, hi = t->spec->len_hi, steps = 0;
+
+	if (hi <= lo)
+		return lo;
+	for (uint32_t l = lo; l < hi; l *= 2)
+		steps++;
+	/* xorshift64: the same mix on every run */
+	t->rng ^= t->rng << 13;
+	t->rng ^= t->rng >> 7;
+	t->rng ^= t->rng << 17;
+	return lo << (t->rng % (steps + 1));
 }
 
 static void *dq_main(void *arg)
 {
 	struct dq_thread *t = arg;
-	uint32_t npool = t->npool, next = 0;
-	uint8_t *src = t->src, *dst = t->dst;
-	uint8_t iv[16];
+	uint32_t next = 0;
 
-	memset(iv, 0x3c, sizeof(iv));
-	while (bench_now() < t->end) {
-		struct gpu_aes_producer_buf b;
+	kring_set_cpu((int)t->cpu);
+	for (uint64_t n = 0;; n++) {
+		struct dq_req *r;
+		int ret;
 
-		if (t->zc == 2) {
-			/* Ring, core, backend and GPU only: no host copies. */
-			if (gpu_aes_producer_reserve_wait(t->p, t->len, &b) ||
-			    gpu_aes_producer_post(t->p, &b, GPU_AES_ALG_CTR,
-						  GPU_AES_DIR_ENCRYPT, 0, iv,
-						  dq_cb, t)) {
-				t->errors++;
-				break;
-			}
-			continue;
-		}
-		if (t->zc) {
-			if (gpu_aes_producer_reserve_wait(t->p, t->len, &b)) {
-				t->errors++;
-				break;
-			}
-			memcpy(b.data, src, t->len);
-			if (gpu_aes_producer_post(t->p, &b, GPU_AES_ALG_CTR,
-						  GPU_AES_DIR_ENCRYPT, 0, iv,
-						  dq_cb, t)) {
-				t->errors++;
-				break;
-			}
-			continue;
-		}
-		/* The pool is scratch: a slow completion may be overtaken. */
-		if (t->alg == GPU_AES_ALG_GCM) {
-			/* a TLS 1.2 record: 13 bytes of AAD, a 16-byte tag */
-			if (gpu_aes_producer_submit_gcm_wait(
-				    t->p, GPU_AES_DIR_ENCRYPT, 0, iv, src, 13,
-				    src, dst + (size_t)next * t->len, t->len,
-				    t->tags + 16 * (size_t)next, 16, dq_cb, t)) {
-				t->errors++;
-				break;
-			}
-		} else if (gpu_aes_producer_submit_wait(t->p, t->alg,
-						 GPU_AES_DIR_ENCRYPT,
-						 t->alg == GPU_AES_ALG_XTS ? 2 : 0,
-						 iv,
-						 src,
-						 dst + (size_t)next * t->len,
-						 t->len, dq_cb, t)) {
-			t->errors++;
+		if (!(n % 64) && __atomic_load_n(&t->stop, __ATOMIC_RELAXED))
 			break;
-		}
-		next = next + 1 == npool ? 0 : next + 1;
+		if (t->submitted - __atomic_load_n(&t->completed,
+						   __ATOMIC_ACQUIRE) >=
+		    t->window)
+			dq_wait(t, t->window * 3 / 4);
+		/* Completions come out of order: the next free request. */
+		while (__atomic_load_n(&t->reqs[next].busy, __ATOMIC_ACQUIRE))
+			next = next + 1 == t->window ? 0 : next + 1;
+		r = &t->reqs[next];
+		next = next + 1 == t->window ? 0 : next + 1;
+		r->len = dq_len(t);
+		memset(r->iv, 0x3c, sizeof(r->iv));
+		kring_req_set(r->req, GPU_AES_DIR_ENCRYPT, r->src, r->dst,
+			      r->len, t->a->aad_len, r->iv, KRING_MAY_BACKLOG,
+			      dq_done, r);
+		r->busy = 1;
+		__atomic_store_n(&t->submitted, t->submitted + 1,
+				 __ATOMIC_SEQ_CST);
+		ret = kring_submit(r->req);
+		if (ret == -EINPROGRESS || ret == -EBUSY)
+			continue;
+		/* Done at once, on the CPU (a fallback). */
+		dq_done(r, ret);
 	}
-	gpu_aes_producer_wait_idle(t->p);
+	dq_wait(t, 0);
 	return NULL;
 }
 
-static double cpu_seconds(void)
+static int new_tfm(const struct bench_alg *a, struct kring_tfm **t)
 {
-	struct rusage ru;
+	uint8_t key[64];
 
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	for (unsigned int i = 0; i < sizeof(key); i++)
+		key[i] = (uint8_t)(i * 29 + 3);	/* distinct XTS halves */
+	return kring_tfm_new((enum gpu_aes_alg)a->alg, key, a->key_len, t);
 }
 
-static const char *alg_name(unsigned int alg)
+static void dq_free(struct dq_thread *t)
 {
-	return alg == GPU_AES_ALG_XTS ? "aes-128-xts" :
-	       alg == GPU_AES_ALG_GCM ? "aes-128-gcm" : "aes-128-ctr";
+	/* The last completion may still be on its way out of dq_done(). */
+	while (__atomic_load_n(&t->cb_active, __ATOMIC_ACQUIRE))
+		sched_yield();
+	if (t->reqs)
+		for (uint32_t j = 0; j < t->window; j++) {
+			kring_req_free(t->reqs[j].req);
+			free(t->reqs[j].src);
+			free(t->reqs[j].dst);
+		}
+	free(t->reqs);
+	kring_tfm_free(t->tfm);
+	pthread_cond_destroy(&t->cond);
+	pthread_mutex_destroy(&t->lock);
 }
 
-static int deep_queue(struct gpu_aes_producer *p, const struct bench_opts *o,
-		      uint32_t len, unsigned int nthreads, int zc,
-		      const char *label, unsigned int alg)
+/* Everything allocated and touched before the clock starts. */
+static int dq_prepare(struct dq_thread *t, const struct bench_alg *a,
+		      const struct dq_spec *spec, unsigned int cpu)
+{
+	uint32_t len = spec->len_hi > spec->len_lo ? spec->len_hi :
+		       spec->len_lo;
+	uint32_t window = DST_POOL_BYTES / len, tail = a->aad_len + 16;
+
+	t->a = a;
+	t->spec = spec;
+	t->cpu = cpu;
+	t->rng = 0x9e3779b97f4a7c15ULL * (cpu + 1);
+	t->window = window > WINDOW_MAX ? WINDOW_MAX : window < 4 ? 4 : window;
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->cond, NULL);
+	if (new_tfm(a, &t->tfm))
+		return -1;
+	t->reqs = calloc(t->window, sizeof(*t->reqs));
+	if (!t->reqs)
+		return -1;
+	for (uint32_t j = 0; j < t->window; j++) {
+		struct dq_req *r = &t->reqs[j];
+
+		r->t = t;
+		r->req = kring_req_new(t->tfm);
+		r->src = malloc(len + tail);
+		r->dst = malloc(len + tail);
+		if (!r->req || !r->src || !r->dst)
+			return -1;
+		for (uint32_t k = 0; k < len + tail; k++)
+			r->src[k] = (uint8_t)(k * 7 + j);
+		memset(r->dst, 0, len + tail);
+	}
+	return 0;
+}
+
+struct dq_snap {
+	uint64_t done, bytes, errors;
+	double t, cpu;
+	int64_t ring, fallback;
+	struct gpu_aes_core_stats core;
+};
+
+static void dq_snap(struct kring_host *h, struct dq_thread *t,
+		    unsigned int n, struct dq_snap *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (unsigned int i = 0; i < n; i++) {
+		s->done += __atomic_load_n(&t[i].completed, __ATOMIC_RELAXED);
+		s->bytes += __atomic_load_n(&t[i].bytes, __ATOMIC_RELAXED);
+		s->errors += __atomic_load_n(&t[i].cb_errors,
+					     __ATOMIC_RELAXED);
+	}
+	s->t = bench_now();
+	s->cpu = bench_cpu_seconds();
+	s->ring = kring_stat("ring_requests");
+	s->fallback = kring_stat("fallback_requests");
+	kring_host_core_stats(h, &s->core);
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * nthreads submitters run spec; after a warm-up (queues, estimates,
+ * caches), o->seconds are measured from this thread, which sleeps.
+ */
+static int deep_queue(struct kring_host *h, const struct bench_opts *o,
+		      const struct bench_alg *a, const struct dq_spec *spec,
+		      unsigned int nthreads, struct bench_result *out)
 {
 	struct dq_thread *t = aligned_alloc(64, nthreads * sizeof(*t));
-	struct gpu_aes_producer_stats s0, s1;
+	unsigned int started = 0;
+	struct dq_snap s0, s1;
 	struct bench_result r;
-	uint64_t done = 0, errors = 0;
-	double t0, t1, c0, c1;
+	double dt, cpu;
+	uint64_t done;
+	int err = 0;
 
 	if (!t)
 		return -1;
 	memset(t, 0, nthreads * sizeof(*t));
-	/* Buffers allocated and touched before the clock starts. */
+	for (unsigned int i = 0; i < nthreads; i++)
+		if (dq_prepare(&t[i], a, spec, i))
+			err = -1;
+	if (err)
+		goto out;
 	for (unsigned int i = 0; i < nthreads; i++) {
-		uint32_t npool = DST_POOL_BYTES / len;
-
-		npool = npool > DST_POOL_MAX ? DST_POOL_MAX :
-			npool < 2 ? 2 : npool;
-		t[i].npool = npool;
-		t[i].src = malloc(len);
-		t[i].dst = malloc((size_t)npool * len);
-		t[i].tags = malloc((size_t)npool * 16);
-		if (!t[i].src || !t[i].dst || !t[i].tags) {
-			nthreads = i + 1;
-			goto out;
+		if (pthread_create(&t[i].tid, NULL, dq_main, &t[i])) {
+			err = -1;
+			break;
 		}
-		for (uint32_t j = 0; j < len; j++)
-			t[i].src[j] = (uint8_t)(j * 7 + 1);
-		memset(t[i].dst, 0, (size_t)npool * len);
+		started++;
 	}
-	gpu_aes_producer_get_stats(p, &s0);
-	c0 = cpu_seconds();
-	t0 = bench_now();
-	for (unsigned int i = 0; i < nthreads; i++) {
-		t[i].p = p;
-		t[i].len = len;
-		t[i].end = t0 + o->seconds;
-		t[i].zc = zc;
-		t[i].alg = alg;
-		if (pthread_create(&t[i].tid, NULL, dq_main, &t[i]))
-			return -1;
-	}
-	for (unsigned int i = 0; i < nthreads; i++) {
+	sleep_s(o->seconds / 4 < 0.2 ? 0.2 : o->seconds / 4);
+	dq_snap(h, t, started, &s0);
+	sleep_s(o->seconds);
+	dq_snap(h, t, started, &s1);
+	for (unsigned int i = 0; i < started; i++)
+		__atomic_store_n(&t[i].stop, 1, __ATOMIC_RELAXED);
+	for (unsigned int i = 0; i < started; i++) {
 		pthread_join(t[i].tid, NULL);
-		done += t[i].done;
-		errors += t[i].errors + t[i].cb_errors;
+		err |= t[i].errors || t[i].cb_errors ? -1 : 0;
 	}
-	t1 = bench_now();
-	c1 = cpu_seconds();
-	gpu_aes_producer_get_stats(p, &s1);
+	if (err)
+		goto out;
+	done = s1.done - s0.done;
+	dt = s1.t - s0.t;
+	cpu = s1.cpu - s0.cpu;
 	memset(&r, 0, sizeof(r));
-	snprintf(r.path, sizeof(r.path), "%s", label);
-	snprintf(r.alg, sizeof(r.alg), "%s", alg_name(alg));
-	r.size = len;
-	r.rps = done / (t1 - t0);
-	r.gbps = r.rps * len / 1e9;
-	r.cpu_s_per_gb = (c1 - c0) / (done * (double)len / 1e9);
-	snprintf(r.note, sizeof(r.note), "%u thr, %.1f req/batch, %llu err",
-		 nthreads,
-		 s1.batches > s0.batches ?
-			 (double)(s1.requests - s0.requests) /
-				 (s1.batches - s0.batches) : 0.0,
-		 (unsigned long long)errors);
-	bench_add(&r);
-out:
-	for (unsigned int i = 0; i < nthreads; i++) {
-		free(t[i].src);
-		free(t[i].dst);
-		free(t[i].tags);
+	snprintf(r.path, sizeof(r.path), "%s", spec->path);
+	snprintf(r.alg, sizeof(r.alg), "%s", a->name);
+	r.size = spec->len_hi > spec->len_lo ? 0 : spec->len_lo;
+	r.rps = done / dt;
+	r.gbps = (s1.bytes - s0.bytes) / dt / 1e9;
+	if (done) {
+		r.cpu_us_per_req = cpu / done * 1e6;
+		r.cpu_s_per_gb = cpu / ((s1.bytes - s0.bytes) / 1e9);
 	}
+	snprintf(r.note, sizeof(r.note),
+		 "%u thr/queues, %.1f%% ring, %.0f req/batch, %llu sleeps",
+		 nthreads, done ? 100.0 * (double)(s1.ring - s0.ring) / done : 0,
+		 s1.core.batches > s0.core.batches ?
+			 (double)(s1.core.requests - s0.core.requests) /
+				 (s1.core.batches - s0.core.batches) : 0.0,
+		 (unsigned long long)(s1.core.sleeps - s0.core.sleeps));
+	bench_add(&r);
+	if (out)
+		*out = r;
+	if (!done)
+		err = -1;
+out:
+	for (unsigned int i = 0; i < nthreads; i++)
+		dq_free(&t[i]);
 	free(t);
-	return errors || !done ? -1 : 0;
+	return err;
 }
 
-/*
- * The host's own copy bandwidth, the bound of any path that copies each
- * byte in and out on the CPU: threads memcpy len-byte blocks between
- * buffers much larger than the caches, as the producer's copies do.
- */
-struct hc_thread {
-	uint8_t *src, *dst;
+struct cf_thread {
+	uint8_t *a, *b, *c;
 	size_t size;
 	uint32_t len;
-	double end;
-	uint64_t bytes;
+	double seconds;
+	uint64_t reqs;
+	double elapsed;
 	pthread_t tid;
 } __attribute__((aligned(64)));
 
-static void *hc_main(void *arg)
+static void *cf_main(void *arg)
 {
-	struct hc_thread *t = arg;
+	struct cf_thread *t = arg;
+	double t0 = bench_now(), t1 = t0;
 	size_t off = 0;
 
-	while (bench_now() < t->end) {
-		for (int i = 0; i < 64; i++) {
-			memcpy(t->dst + off, t->src + off, t->len);
-			off = off + 2 * t->len > t->size ? 0 : off + t->len;
-			t->bytes += t->len;
+	while (t1 - t0 < t->seconds) {
+		for (int i = 0; i < 16; i++) {
+			memcpy(t->b + off, t->a + off, t->len);	/* in */
+			memcpy(t->c + off, t->b + off, t->len);	/* out */
+			off = off + 2 * (size_t)t->len > t->size ? 0 :
+			      off + t->len;
+			t->reqs++;
 		}
+		t1 = bench_now();
 	}
+	t->elapsed = t1 - t0;
 	return NULL;
 }
 
-static int host_copy(const struct bench_opts *o, uint32_t len,
-		     unsigned int nthreads)
+/*
+ * Two memcpy per byte (in, out) on each of @nthreads threads, over buffers
+ * far larger than the caches: on one thread, the least CPU any path that
+ * copies in and out spends per byte; on all, the most bytes per second the
+ * host's memory lets such a path move.
+ */
+static int copy_floor(const struct bench_opts *o, uint32_t len,
+		      unsigned int nthreads, size_t size)
 {
-	struct hc_thread *t = aligned_alloc(64, nthreads * sizeof(*t));
+	struct cf_thread *t = aligned_alloc(64, nthreads * sizeof(*t));
 	struct bench_result r;
-	uint64_t bytes = 0;
-	unsigned int i, n = 0;
-	double t0, t1;
+	unsigned int i, started = 0;
+	uint64_t reqs = 0;
+	double busy = 0;
 	int err = 0;
 
 	if (!t)
 		return -1;
 	memset(t, 0, nthreads * sizeof(*t));
 	for (i = 0; i < nthreads; i++) {
-		t[i].size = 64U << 20;
+		t[i].size = size;
 		t[i].len = len;
-		t[i].src = malloc(t[i].size);
-		t[i].dst = malloc(t[i].size);
-		if (!t[i].src || !t[i].dst) {
+		t[i].seconds = o->seconds;
+		t[i].a = malloc(size);
+		t[i].b = malloc(size);
+		t[i].c = malloc(size);
+		if (!t[i].a || !t[i].b || !t[i].c) {
 			err = -1;
-			n = i + 1;
 			goto out;
 		}
-		memset(t[i].src, 0x5a, t[i].size);
-		memset(t[i].dst, 0, t[i].size);
+		memset(t[i].a, 0x5a, size);
+		memset(t[i].b, 0, size);
+		memset(t[i].c, 0, size);
 	}
-	n = nthreads;
-	t0 = bench_now();
-	for (i = 0; i < n; i++) {
-		t[i].end = t0 + o->seconds;
-		if (pthread_create(&t[i].tid, NULL, hc_main, &t[i])) {
-			n = i;
+	for (i = 0; i < nthreads; i++) {
+		if (pthread_create(&t[i].tid, NULL, cf_main, &t[i])) {
 			err = -1;
 			break;
 		}
+		started++;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < started; i++) {
 		pthread_join(t[i].tid, NULL);
-		bytes += t[i].bytes;
+		reqs += t[i].reqs;
+		busy += t[i].elapsed;
 	}
-	t1 = bench_now();
+	if (err || !reqs)
+		goto out;
 	memset(&r, 0, sizeof(r));
-	snprintf(r.path, sizeof(r.path), "host-memcpy");
-	snprintf(r.alg, sizeof(r.alg), "memcpy");
+	snprintf(r.path, sizeof(r.path), nthreads == 1 ? "copy-floor" :
+		 "copy-all");
+	snprintf(r.alg, sizeof(r.alg), "2x memcpy");
 	r.size = len;
-	r.gbps = bytes / (t1 - t0) / 1e9;
-	r.rps = bytes / len / (t1 - t0);
-	snprintf(r.note, sizeof(r.note), "%u thr, 64 MiB buffers each", n);
+	r.rps = reqs / (busy / started);
+	r.gbps = r.rps * len / 1e9;
+	r.cpu_us_per_req = busy / reqs * 1e6;
+	r.cpu_s_per_gb = busy / (reqs * (double)len / 1e9);
+	snprintf(r.note, sizeof(r.note), "%u thread%s, %zu MiB buffers each",
+		 started, started == 1 ? "" : "s", size >> 20);
 	bench_add(&r);
-	n = nthreads;
 out:
-	for (i = 0; i < n; i++) {
-		free(t[i].src);
-		free(t[i].dst);
+	for (i = 0; i < nthreads; i++) {
+		free(t[i].a);
+		free(t[i].b);
+		free(t[i].c);
 	}
 	free(t);
 	return err;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
+struct qd1_wait {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int done;
+	int err;
+};
 
-	return x < y ? -1 : x > y;
+static void qd1_done(void *arg, int err)
+{
+	struct qd1_wait *w = arg;
+
+	if (err == -EINPROGRESS)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->done = 1;
+	w->err = err;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
 }
 
-static int qd1(struct gpu_aes_producer *p, const struct bench_opts *o,
-	       uint32_t len, const char *label, const char *note)
+/* One request, waited for by sleeping: 0 or its error. */
+static int qd1_one(struct kring_req *req, const struct bench_alg *a,
+		   uint8_t *buf, uint32_t len, struct qd1_wait *w)
+{
+	uint8_t iv[16];
+	int ret;
+
+	memset(iv, 0x22, sizeof(iv));
+	w->done = 0;
+	kring_req_set(req, GPU_AES_DIR_ENCRYPT, buf, buf, len, a->aad_len, iv,
+		      KRING_MAY_BACKLOG, qd1_done, w);
+	ret = kring_submit(req);
+	if (ret != -EINPROGRESS && ret != -EBUSY)
+		return ret;
+	pthread_mutex_lock(&w->lock);
+	while (!w->done)
+		pthread_cond_wait(&w->cond, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+	return w->err;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double p = *(const double *)x, q = *(const double *)y;
+
+	return p < q ? -1 : p > q;
+}
+
+static int qd1(const struct bench_opts *o, const struct bench_alg *a,
+	       uint32_t len)
 {
 	const size_t max = 200000;
 	double *lat = malloc(max * sizeof(double));
-	uint8_t *buf = malloc(len), iv[16];
+	uint8_t *buf = malloc(len + a->aad_len + 16);
+	struct qd1_wait w = { PTHREAD_MUTEX_INITIALIZER,
+			      PTHREAD_COND_INITIALIZER, 0, 0 };
+	int64_t ring0 = kring_stat("ring_requests");
+	struct kring_tfm *tfm = NULL;
+	struct kring_req *req = NULL;
 	struct bench_result r;
+	double end, t0, c0;
 	size_t n = 0;
-	double end, t0 = bench_now();
 	int err = 0;
 
-	if (!lat || !buf) {
-		free(lat);
-		free(buf);
-		return -1;
+	if (!lat || !buf || new_tfm(a, &tfm) || !(req = kring_req_new(tfm))) {
+		err = -1;
+		goto out;
 	}
-	memset(buf, 0x11, len);
-	memset(iv, 0x22, sizeof(iv));
+	memset(buf, 0x11, len + a->aad_len + 16);
 	for (int i = 0; i < 100; i++)	/* warm-up: keys, tables, caches */
-		err |= gpu_aes_producer_run(p, GPU_AES_ALG_CTR,
-					    GPU_AES_DIR_ENCRYPT, 0, iv, buf,
-					    buf, len);
-	end = bench_now() + o->seconds;
+		err |= qd1_one(req, a, buf, len, &w);
+	c0 = bench_cpu_seconds();
+	t0 = bench_now();
+	end = t0 + o->seconds;
 	while (n < max && bench_now() < end) {
-		double a = bench_now();
+		double s = bench_now();
 
-		err |= gpu_aes_producer_run(p, GPU_AES_ALG_CTR,
-					    GPU_AES_DIR_ENCRYPT, 0, iv, buf,
-					    buf, len);
-		lat[n++] = (bench_now() - a) * 1e6;
+		err |= qd1_one(req, a, buf, len, &w);
+		lat[n++] = (bench_now() - s) * 1e6;
 	}
-	qsort(lat, n, sizeof(double), cmp_double);
 	memset(&r, 0, sizeof(r));
-	snprintf(r.path, sizeof(r.path), "%s", label);
-	snprintf(r.alg, sizeof(r.alg), "aes-128-ctr");
-	r.size = len;
 	r.rps = n / (bench_now() - t0);
+	r.cpu_us_per_req = (bench_cpu_seconds() - c0) / n * 1e6;
+	r.cpu_s_per_gb = r.cpu_us_per_req * 1e-6 / (len / 1e9);
+	qsort(lat, n, sizeof(double), cmp_double);
+	snprintf(r.path, sizeof(r.path), "helper-qd1");
+	snprintf(r.alg, sizeof(r.alg), "%s", a->name);
+	r.size = len;
 	r.gbps = r.rps * len / 1e9;
 	r.p50_us = lat[n / 2];
 	r.p99_us = lat[n * 99 / 100];
-	snprintf(r.note, sizeof(r.note), "%s, n=%zu", note, n);
+	snprintf(r.note, sizeof(r.note), "n=%zu, %lld on the ring", n,
+		 (long long)(kring_stat("ring_requests") - ring0));
 	bench_add(&r);
+out:
+	kring_req_free(req);
+	kring_tfm_free(tfm);
 	free(lat);
 	free(buf);
 	return err ? -1 : 0;
 }
 
-static int open_producer(const struct bench_opts *o, unsigned int spin_us,
-			 struct gpu_aes_producer **p)
+/*
+ * GPU_AES_BENCH_BACKEND=null: a backend that transforms nothing and
+ * completes every batch at once, so a run measures the host path alone
+ * (copies, ring, core, completion), the part no GPU can speed up.
+ */
+static int null_probe(void)
 {
-	struct gpu_aes_producer_config cfg;
-	uint8_t key[32];
+	return 0;
+}
+
+static int null_open(const struct gpu_aes_backend_config *cfg,
+		     const struct gpu_aes_region *region,
+		     struct gpu_aes_backend **out)
+{
+	(void)cfg;
+	(void)region;
+	*out = (struct gpu_aes_backend *)&null_probe;	/* never dereferenced */
+	return 0;
+}
+
+static void null_submit(struct gpu_aes_backend *be, struct gpu_aes_batch *b)
+{
+	(void)be;
+	for (uint32_t i = 0; i < b->nr; i++)
+		b->segs[i].status = GPU_AES_STATUS_OK;
+	b->done(b);
+}
+
+static void null_nop(struct gpu_aes_backend *be)
+{
+	(void)be;
+}
+
+static const struct gpu_aes_backend_ops null_ops = {
+	.name = "null",
+	.probe = null_probe,
+	.open = null_open,
+	.submit = null_submit,
+	.drain = null_nop,
+	.close = null_nop,
+};
+
+static int host_start(const struct bench_opts *o, unsigned int queues,
+		      struct kring_host **h)
+{
+	const char *name = getenv("GPU_AES_BENCH_BACKEND");
+	struct kring_host_config cfg;
 	int err;
 
 	memset(&cfg, 0, sizeof(cfg));
-	cfg.nr_entries = 4096;
-	cfg.nr_keys = 64;
-	cfg.data_size = 512U << 20;
-	cfg.backend = getenv("GPU_AES_BENCH_BACKEND") ?
-		      getenv("GPU_AES_BENCH_BACKEND") : "cuda";
-	cfg.backend_cfg.threads = o->threads ? o->threads : 2;
-	cfg.backend_cfg.gpus = o->gpus;
-	cfg.spin_us = spin_us;
-	cfg.max_inflight = 8;
-	err = gpu_aes_producer_create(&cfg, p);
-	if (err) {
-		fprintf(stderr, "bench: producer with %s backend: %s\n",
-			cfg.backend, strerror(-err));
-		return err;
+	cfg.ops = name && !strcmp(name, "null") ? &null_ops :
+		  gpu_aes_backend_find(name ? name : "cuda");
+	if (!cfg.ops) {
+		fprintf(stderr, "bench: backend %s is not built in\n",
+			name ? name : "cuda");
+		return -1;
 	}
-	for (int i = 0; i < 32; i++)
-		key[i] = (uint8_t)(i * 13 + 5);
-	err = gpu_aes_producer_setkey(*p, 0, key, 16);
-	if (!err)
-		err = gpu_aes_producer_setkey(*p, 1, key, 32);
-	key[16] ^= 1;	/* distinct halves */
-	if (!err)
-		err = gpu_aes_producer_setkey_xts(*p, 2, key, 32);
-	memset(key, 0, sizeof(key));
+	cfg.backend.threads = 2;	/* cpu backend only */
+	cfg.backend.gpus = o->gpus;
+	/* What gpu-aes-helper runs with. */
+	cfg.core.spin_us = 50;
+	cfg.core.reapers = GPU_AES_CORE_AUTO_REAPERS;
+	cfg.nr_queues = queues;
+	cfg.queue_entries = QUEUE_ENTRIES;
+	cfg.nr_keys = 1024;
+	cfg.queue_data_size = QUEUE_DATA;
+	err = kring_host_start(&cfg, h);
+	if (err)
+		fprintf(stderr, "bench: helper with the %s backend: %s\n",
+			cfg.ops->name, strerror(-err));
 	return err;
+}
+
+/* kring once per process, the module's defaults but a 1 MiB GCM with AAD. */
+static int kring_ready(void)
+{
+	static int ready;
+
+	if (ready)
+		return 0;
+	if (kring_init()) {
+		fprintf(stderr, "bench: kring_init failed\n");
+		return -1;
+	}
+	/* ring_max_bytes weighs text and AAD: room for 1 MiB of GCM text. */
+	kring_set_params(256, 2U << 20, 1000);
+	ready = 1;
+	return 0;
+}
+
+static unsigned int all_threads(const struct bench_opts *o)
+{
+	unsigned int n = o->threads ? o->threads :
+			 (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > GPU_AES_MAX_QUEUES ? GPU_AES_MAX_QUEUES : n;
 }
 
 int bench_helper(const struct bench_opts *o)
 {
-	static const uint32_t sizes[] = { 512, 4096, 16384, 65536, 262144,
-					  1048576 };
-	unsigned int nthreads = o->threads ? o->threads :
-				(unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
-	struct gpu_aes_producer *p;
+	unsigned int nthreads = all_threads(o);
+	struct dq_spec spec[BENCH_NR_SIZES];
+	struct kring_host *h;
 	int err = 0;
 
-	/* Leave cores to the core and completion threads. */
-	if (nthreads > 8)
-		nthreads = 8;
-	/* Copy bandwidth: 1 thread, the producer threads, every core. */
-	if (o->req_max >= 65536) {
-		unsigned int all = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
-
-		err |= host_copy(o, 65536, 1);
-		err |= host_copy(o, 65536, nthreads);
-		if (all != nthreads)
-			err |= host_copy(o, 65536, all);
-	}
-	if (open_producer(o, 50, &p))
+	for (unsigned int i = 0; i < BENCH_NR_SIZES; i++)
+		if (bench_sizes[i] >= o->req_min && bench_sizes[i] <= o->req_max)
+			err |= copy_floor(o, (uint32_t)bench_sizes[i], 1,
+					  256U << 20);
+	if (65536 >= o->req_min && 65536 <= o->req_max)
+		err |= copy_floor(o, 65536, nthreads, 64U << 20);
+	if (kring_ready())
 		return -1;
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		if (sizes[i] >= o->req_min && sizes[i] <= o->req_max)
-			err |= deep_queue(p, o, sizes[i], nthreads, 0, "helper",
-					  GPU_AES_ALG_CTR);
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		if (sizes[i] >= o->req_min && sizes[i] <= o->req_max)
-			err |= deep_queue(p, o, sizes[i], nthreads, 1,
-					  "helper-zc", GPU_AES_ALG_CTR);
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		if (sizes[i] >= o->req_min && sizes[i] <= o->req_max)
-			err |= deep_queue(p, o, sizes[i], nthreads, 2,
-					  "helper-nocopy", GPU_AES_ALG_CTR);
-	/* XTS (dm-crypt) and GCM (kTLS) next to CTR at their request sizes */
-	for (unsigned int alg = GPU_AES_ALG_XTS; alg <= GPU_AES_ALG_GCM; alg++)
-		for (uint32_t len = 4096; len <= 16384; len *= 4)
-			if (len >= o->req_min && len <= o->req_max)
-				err |= deep_queue(p, o, len, nthreads, 0,
-						  "helper", alg);
-	if (o->qd1) {
-		err |= qd1(p, o, 512, "helper-qd1", "gpu");
-		err |= qd1(p, o, 4096, "helper-qd1", "gpu");
-		err |= qd1(p, o, 65536, "helper-qd1", "gpu");
-	}
-	gpu_aes_producer_destroy(p);
-	if (!o->qd1)
-		return err;
-
-	/* SSLShader's policy: batches under 64 KiB run on the CPU. */
-	setenv("GPU_AES_CUDA_CPU_BELOW", "65536", 1);
-	if (open_producer(o, 50, &p)) {
-		unsetenv("GPU_AES_CUDA_CPU_BELOW");
+	/* The ring path itself; bench_dispatch() compares the policies. */
+	kring_set_dispatch("ring");
+	if (host_start(o, nthreads, &h))
 		return -1;
+	for (unsigned int a = 0; a < BENCH_NR_ALGS; a++)
+		for (unsigned int i = 0; i < BENCH_NR_SIZES; i++) {
+			spec[i] = (struct dq_spec){ "helper",
+				(uint32_t)bench_sizes[i], 0 };
+			if (bench_sizes[i] >= o->req_min &&
+			    bench_sizes[i] <= o->req_max)
+				err |= deep_queue(h, o, &bench_algs[a],
+						  &spec[i], nthreads, NULL);
+		}
+	if (o->qd1)
+		for (unsigned int a = 0; a < BENCH_NR_ALGS; a++)
+			err |= qd1(o, &bench_algs[a], 4096);
+	kring_host_stop(h);
+	return err;
+}
+
+#define DISPATCH_REPEAT	3
+
+/* The run of median throughput (n odd), so its CPU figure goes with it. */
+static const struct bench_result *median_by_gbps(struct bench_result *r,
+						 unsigned int n)
+{
+	for (unsigned int i = 1; i < n; i++)
+		for (unsigned int j = i; j > 0 && r[j].gbps < r[j - 1].gbps;
+		     j--) {
+			struct bench_result x = r[j];
+
+			r[j] = r[j - 1];
+			r[j - 1] = x;
+		}
+	return &r[n / 2];
+}
+
+/*
+ * dispatch=cpu, ring and auto on a mixed workload (1..64 KiB, a power of
+ * two drawn per request), with 1 to all threads submitting: auto must be
+ * within 5 % of the better throughput and the lower CPU per byte of the
+ * other two at every point.  Prints a verdict per point.
+ */
+int bench_dispatch(const struct bench_opts *o)
+{
+	static const char *const modes[] = { "cpu", "ring", "auto" };
+	static const struct dq_spec mixed[] = {
+		{ "dispatch-cpu", 1024, 65536 },
+		{ "dispatch-ring", 1024, 65536 },
+		{ "dispatch-auto", 1024, 65536 },
+	};
+	static const unsigned int algs[] = { 1, 2 };	/* xts, gcm */
+	unsigned int all = all_threads(o), fails = 0;
+	struct bench_result r[3];
+	struct kring_host *h;
+	int err = 0;
+
+	if (kring_ready() || host_start(o, all, &h))
+		return -1;
+	for (unsigned int ai = 0; ai < sizeof(algs) / sizeof(algs[0]); ai++) {
+		const struct bench_alg *a = &bench_algs[algs[ai]];
+
+		for (unsigned int n = 1; n <= all; n = n * 2 > all && n < all ?
+						       all : n * 2) {
+			double best_gbps = 0, best_cpu = 0;
+			struct bench_result runs[3][DISPATCH_REPEAT];
+			int ok;
+
+			/* Modes interleaved, each repeated: the host drifts. */
+			for (unsigned int k = 0; k < DISPATCH_REPEAT; k++)
+				for (unsigned int m = 0; m < 3; m++) {
+					kring_set_dispatch(modes[m]);
+					if (deep_queue(h, o, a, &mixed[m], n,
+						       &runs[m][k])) {
+						err = -1;
+						memset(&runs[m][k], 0,
+						       sizeof(runs[m][k]));
+					}
+				}
+			for (unsigned int m = 0; m < 3; m++)
+				r[m] = *median_by_gbps(runs[m], DISPATCH_REPEAT);
+			for (unsigned int m = 0; m < 2; m++) {
+				if (r[m].gbps > best_gbps)
+					best_gbps = r[m].gbps;
+				if (r[m].cpu_s_per_gb &&
+				    (!best_cpu || r[m].cpu_s_per_gb < best_cpu))
+					best_cpu = r[m].cpu_s_per_gb;
+			}
+			ok = r[2].gbps >= 0.95 * best_gbps &&
+			     r[2].cpu_s_per_gb <= 1.05 * best_cpu;
+			fails += !ok;
+			printf("dispatch %s %u thr (median of %u): cpu %.2f GB/s %.3f s/GB, ring %.2f GB/s %.3f s/GB, auto %.2f GB/s %.3f s/GB (%s): %s\n",
+			       a->name, n, DISPATCH_REPEAT, r[0].gbps,
+			       r[0].cpu_s_per_gb, r[1].gbps, r[1].cpu_s_per_gb,
+			       r[2].gbps, r[2].cpu_s_per_gb, r[2].note,
+			       ok ? "ok" : "MISS");
+		}
 	}
-	err |= qd1(p, o, 4096, "helper-qd1", "cpu<64K policy");
-	err |= deep_queue(p, o, 4096, nthreads, 0, "helper-cpupol",
-			  GPU_AES_ALG_CTR);
-	gpu_aes_producer_destroy(p);
-	unsetenv("GPU_AES_CUDA_CPU_BELOW");
+	{
+		char buf[8192];
+
+		if (kring_dispatch_show(buf, sizeof(buf)) > 0)
+			printf("# dispatch estimates (auto)\n%s", buf);
+	}
+	kring_set_dispatch("ring");
+	kring_host_stop(h);
+	printf("dispatch: %u point%s missed\n", fails, fails == 1 ? "" : "s");
 	return err;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gpu-aes-bench - the product's benchmark, like `openssl speed`: raw GPU
- * kernels with data in GPU memory, the helper path driven through the
- * in-process producer as the kernel drives it, and OpenSSL on one and on
- * all cores in the same run.  Prints a table, writes JSON; plot it with
+ * kernels with data in GPU memory, the path a consumer gets (the kernel's
+ * own request path, built in userspace by kring/, into the helper), the
+ * dispatch policies side by side, and OpenSSL on one and on all cores in
+ * the same run.  Prints a table, writes JSON; plot it with
  * helper/bench/plot.py.
  */
 #include "../cuda/aes_gpu.h"
@@ -23,11 +24,15 @@ static void usage(FILE *f)
 "  --shape 'V T B C'  with --raw: time this launch shape, not the default\n"
 "                   (variant 0|1, threads 128|256|512, blocks per thread\n"
 "                   1|2|4, CTAs per SM 1..8; the shape file's syntax)\n"
-"  --helper         helper path through the in-process producer\n"
+"  --helper         the path a consumer gets: the kernel's request path\n"
+"                   (kring) into the helper, dispatch=ring, copies in and\n"
+"                   out, with the copy floor next to it\n"
+"  --dispatch       dispatch=cpu, ring and auto on a mixed workload\n"
+"                   (1..64 KiB), 1 to all threads submitting\n"
 "  --no-qd1         with --helper: deep-queue runs only\n"
 "  --cpu            OpenSSL EVP on 1 core and on all cores\n"
 "  --pcie           pinned host<->GPU copy bandwidth (the link's bound)\n"
-"                   (default: all four)\n"
+"                   (default: all but --dispatch)\n"
 "  --raw-sizes A:B  raw sizes, bytes, x4 steps (default 16384:1073741824)\n"
 "  --req-sizes A:B  helper request sizes, x4 steps (default 512:1048576)\n"
 "  --seconds S      time per measured point (default 1.0)\n"
@@ -69,6 +74,7 @@ int main(int argc, char **argv)
 		{ "sweep", no_argument, NULL, 'w' },
 		{ "no-qd1", no_argument, NULL, 'n' },
 		{ "helper", no_argument, NULL, 'p' },
+		{ "dispatch", no_argument, NULL, 'D' },
 		{ "cpu", no_argument, NULL, 'c' },
 		{ "pcie", no_argument, NULL, 'e' },
 		{ "shape", required_argument, NULL, 'S' },
@@ -84,7 +90,7 @@ int main(int argc, char **argv)
 	struct bench_opts o = { 16384, 1U << 30, 512, 1U << 20, 1.0, 0, NULL,
 				0, { 0, 0, 0, 0 }, 1 };
 	const char *json = "out/bench.json";
-	int raw = 0, helper = 0, cpu = 0, pcie = 0, c, err = 0;
+	int raw = 0, helper = 0, cpu = 0, pcie = 0, dispatch = 0, c, err = 0;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -92,6 +98,7 @@ int main(int argc, char **argv)
 		case 'w': o.sweep = 1; break;
 		case 'n': o.qd1 = 0; break;
 		case 'p': helper = 1; break;
+		case 'D': dispatch = 1; break;
 		case 'c': cpu = 1; break;
 		case 'e': pcie = 1; break;
 		case 'S':
@@ -116,7 +123,7 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || o.seconds <= 0 || (o.sweep && o.shape[1]))
 		goto bad;
-	if (!raw && !helper && !cpu && !pcie)
+	if (!raw && !helper && !cpu && !pcie && !dispatch)
 		raw = helper = cpu = pcie = 1;
 	bench_print_header();
 	if (pcie && bench_pcie(&o)) {
@@ -129,6 +136,10 @@ int main(int argc, char **argv)
 	}
 	if (helper && bench_helper(&o)) {
 		fprintf(stderr, "gpu-aes-bench: helper path failed\n");
+		err = 1;
+	}
+	if (dispatch && bench_dispatch(&o)) {
+		fprintf(stderr, "gpu-aes-bench: dispatch comparison failed\n");
 		err = 1;
 	}
 	if (cpu && bench_cpu(&o)) {

@@ -25,9 +25,9 @@ double bench_now(void)
 
 static void print_row(const struct bench_result *r)
 {
-	printf("%-12s %-18s %10zu %9.2f %12.0f %9.2f %9.2f %9.3f  %s\n",
+	printf("%-13s %-16s %8zu %8.2f %11.0f %8.2f %8.2f %10.3f %8.3f  %s\n",
 	       r->path, r->alg, r->size, r->gbps, r->rps, r->p50_us,
-	       r->p99_us, r->cpu_s_per_gb, r->note);
+	       r->p99_us, r->cpu_us_per_req, r->cpu_s_per_gb, r->note);
 	fflush(stdout);
 }
 
@@ -40,9 +40,9 @@ void bench_add(const struct bench_result *r)
 
 void bench_print_header(void)
 {
-	printf("%-12s %-18s %10s %9s %12s %9s %9s %9s  %s\n", "path", "alg",
-	       "bytes", "GB/s", "req/s", "p50_us", "p99_us", "cpu_s/GB",
-	       "note");
+	printf("%-13s %-16s %8s %8s %11s %8s %8s %10s %8s  %s\n", "path",
+	       "alg", "bytes", "GB/s", "req/s", "p50_us", "p99_us",
+	       "cpu_us/req", "cpu_s/GB", "note");
 }
 
 void bench_print_summary(void)
@@ -66,10 +66,10 @@ int bench_write_json(const char *path)
 
 		fprintf(f, "    {\"path\": \"%s\", \"alg\": \"%s\", \"size\": %zu, "
 			"\"gbps\": %.4f, \"rps\": %.1f, \"p50_us\": %.3f, "
-			"\"p99_us\": %.3f, \"cpu_s_per_gb\": %.5f, "
-			"\"note\": \"%s\"}%s\n",
+			"\"p99_us\": %.3f, \"cpu_us_per_req\": %.4f, "
+			"\"cpu_s_per_gb\": %.5f, \"note\": \"%s\"}%s\n",
 			r->path, r->alg, r->size, r->gbps, r->rps, r->p50_us,
-			r->p99_us, r->cpu_s_per_gb, r->note,
+			r->p99_us, r->cpu_us_per_req, r->cpu_s_per_gb, r->note,
 			i + 1 < nresults ? "," : "");
 	}
 	fprintf(f, "  ]\n}\n");

@@ -20,8 +20,10 @@ struct bench_result {
 	double gbps;		/* 1e9 bytes/s of payload */
 	double rps;		/* requests/s, 0 if not applicable */
 	double p50_us, p99_us;	/* latency, 0 if not measured */
+	double cpu_us_per_req;	/* host CPU microseconds per request, all
+				 * threads, 0 if n/a */
 	double cpu_s_per_gb;	/* host CPU seconds per GB, 0 if n/a */
-	char note[64];
+	char note[96];
 };
 
 /* Monotonic seconds, for timing measurements. */

@@ -16,6 +16,7 @@
  * encrypts there.
  * The last round takes S(x) from byte 1 of the T-table entry.
  */
+#include "../../uapi/gpu_aes.h"
 #include "aes_gpu.h"
 #include "aes_kernel.h"
 #include "aes_tables.h"
@@ -471,7 +472,7 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
 	const uint32_t a = (sg.aad_len + 15) / 16, c = (sg.len + 15) / 16;
 	const uint32_t n = a + c + 1, pad = ((n + 31) & ~31U) - n;
 	uint8_t *p = base + sg.off;
-	const uint8_t *ad = p + (((uint64_t)sg.len + 15) & ~15ULL) + 16;
+	const uint8_t *ad = p + gpu_aes_gcm_aad_off(0, sg.len);
 	const uint32_t c0 = bswap((uint32_t)(sg.ctr_hi >> 32));
 	const uint32_t c1 = bswap((uint32_t)sg.ctr_hi);
 	const uint32_t c2 = bswap((uint32_t)(sg.ctr_lo >> 32));

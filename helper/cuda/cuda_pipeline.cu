@@ -58,6 +58,7 @@ struct gpu_aes_backend {
 	pthread_mutex_t cpu_lock;
 	uint64_t zc_max;	/* batches up to this many bytes: zero-copy */
 	uint64_t cpu_below;	/* lone batches under this go to the CPU */
+	uint64_t sync_spin_ns;	/* the oldest batch's waiter polls this long */
 	bool registered;
 	struct gpu_aes_cuda_stats stats;
 	uint64_t submit_ns;	/* time submit() spent, summed */
@@ -156,6 +157,42 @@ void gcm_finish(const gpu_aes_region *r, const slot *s, struct gpu_aes_batch *b)
 	}
 }
 
+/*
+ * Waits for a slot's batch to finish on the GPU.  Events block (no CPU
+ * while the GPU works: every spinning thread would count against the host
+ * path).  Only the waiter of the oldest batch in flight, the next one to
+ * finish, first polls for GPU_AES_CUDA_SYNC_SPIN_US: a short batch then
+ * completes without a sleep and wake-up, which would double a lone small
+ * request's latency.
+ */
+inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+bool wait_done(worker *w, slot *s, bool oldest)
+{
+	if (oldest && w->be->sync_spin_ns) {
+		uint64_t end = now_ns() + w->be->sync_spin_ns;
+
+		do {
+			cudaError_t e = cudaEventQuery(s->done_ev);
+
+			if (e == cudaSuccess)
+				return true;
+			if (e != cudaErrorNotReady)
+				return CK(w, e);
+			for (int i = 0; i < 64; i++)
+				cpu_relax();
+		} while (now_ns() < end);
+	}
+	return CK(w, cudaEventSynchronize(s->done_ev));
+}
+
 void *completer(void *arg)
 {
 	worker *w = (worker *)arg;
@@ -168,10 +205,11 @@ void *completer(void *arg)
 		if (w->claim == w->tail)
 			break;
 		slot *s = &w->slots[w->claim % NR_SLOTS];
+		bool oldest = w->head == w->claim;
 
 		w->claim++;
 		pthread_mutex_unlock(&w->lock);
-		if (!s->failed && !CK(w, cudaEventSynchronize(s->done_ev)))
+		if (!s->failed && !wait_done(w, s, oldest))
 			s->failed = true;
 		/*
 		 * A failed batch may still have copies queued: let them end
@@ -263,11 +301,6 @@ uint64_t kspan(const gpu_aes_kseg &k)
 	return k.len;
 }
 
-bool valid_auth_len(uint32_t n)
-{
-	return n == 4 || n == 8 || (n >= 12 && n <= 16);
-}
-
 /*
  * The kernel's view of request g, in k; g->status becomes its status
  * unless the GPU fails.  A request its algorithm cannot take (the core
@@ -311,7 +344,7 @@ bool make_kseg(worker *w, const gpu_aes_region *r, gpu_aes_segment *g,
 		memcpy(k->aux, blk, sizeof(blk));
 		return true;
 	case GPU_AES_ALG_GCM:
-		if (tweak_len || !valid_auth_len(g->auth_len))
+		if (tweak_len || !gpu_aes_gcm_auth_len_valid(g->auth_len))
 			break;
 		k->op = g->dir == GPU_AES_DIR_DECRYPT ? GPU_AES_KOP_GCM_DEC :
 							GPU_AES_KOP_GCM_ENC;
@@ -582,14 +615,15 @@ worker *worker_new(gpu_aes_backend *be, int dev)
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->cond, NULL);
 	pthread_cond_init(&w->work, NULL);
-	w->max_segs = r->nr_entries;
+	/* A batch holds at most every queue's entries. */
+	w->max_segs = r->nr_queues * r->queue_entries;
 	/*
 	 * Worst case: every chunk the minimum size, one partial per segment,
 	 * and a GCM segment's hash stream up to 33 blocks longer than its
 	 * bytes (zero blocks in front, lengths block).
 	 */
 	w->max_chunks = (uint32_t)(r->data_size / 16 / GPU_AES_CHUNK_MIN) +
-			2 * r->nr_entries;
+			2 * w->max_segs;
 	if (!CK(w, cudaSetDevice(dev)) ||
 	    !CK(w, cudaGetDeviceProperties(&p, dev)) ||
 	    gpu_aes_kernel_init() ||
@@ -608,7 +642,8 @@ worker *worker_new(gpu_aes_backend *be, int dev)
 		    !CK(w, cudaEventCreateWithFlags(&s.join_ev,
 						    cudaEventDisableTiming)) ||
 		    !CK(w, cudaEventCreateWithFlags(&s.done_ev,
-						    cudaEventDisableTiming)) ||
+						    cudaEventDisableTiming |
+						    cudaEventBlockingSync)) ||
 		    !CK(w, cudaMallocHost(&s.h_segs, w->max_segs * sizeof(gpu_aes_kseg))) ||
 		    !CK(w, cudaMallocHost(&s.h_chunks, w->max_chunks * sizeof(gpu_aes_kchunk))) ||
 		    !CK(w, cudaMalloc(&s.d_segs, w->max_segs * sizeof(gpu_aes_kseg))) ||
@@ -657,6 +692,7 @@ int cuda_open(const struct gpu_aes_backend_config *cfg,
 	pthread_mutex_init(&be->cpu_lock, NULL);
 	be->zc_max = env_u64("GPU_AES_CUDA_ZC_MAX", 256U << 10);
 	be->cpu_below = env_u64("GPU_AES_CUDA_CPU_BELOW", 0);
+	be->sync_spin_ns = env_u64("GPU_AES_CUDA_SYNC_SPIN_US", 20) * 1000;
 	be->cpu_ops = &gpu_aes_backend_cpu;
 	if (be->cpu_ops->open(&cpu_cfg, region, &be->cpu)) {
 		be->cpu = nullptr;

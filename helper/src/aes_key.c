@@ -50,11 +50,6 @@ static void inv_mix_column(const uint8_t in[4], uint8_t out[4])
 			 gmul(in[(i + 2) & 3], 0x0d) ^ gmul(in[(i + 3) & 3], 0x09);
 }
 
-_Static_assert(sizeof(((struct gpu_aes_key *)0)->enc_sched) ==
-	       GPU_AES_SCHED_BYTES, "enc_sched holds one schedule");
-_Static_assert(sizeof(((struct gpu_aes_key *)0)->dec_sched) ==
-	       GPU_AES_SCHED_BYTES, "dec_sched holds one schedule");
-
 int gpu_aes_expand_schedules(const uint8_t *key, size_t len,
 			     uint8_t enc[GPU_AES_SCHED_BYTES],
 			     uint8_t dec[GPU_AES_SCHED_BYTES])
@@ -62,7 +57,7 @@ int gpu_aes_expand_schedules(const uint8_t *key, size_t len,
 	size_t nk, nr, nw, i, r, c;
 	uint8_t *w = enc, t[4], rcon = 1;
 
-	if (len != 16 && len != 24 && len != 32)
+	if (!gpu_aes_key_len_valid((uint32_t)len) || len > 32)
 		return -EINVAL;
 	nk = len / 4;
 	nr = nk + 6;
@@ -98,35 +93,4 @@ int gpu_aes_expand_schedules(const uint8_t *key, size_t len,
 				       dec + 16 * r + 4 * c);
 	explicit_bzero(t, sizeof(t));
 	return (int)nr;
-}
-
-int gpu_aes_expand_key(const uint8_t *key, size_t len, struct gpu_aes_key *e)
-{
-	int nr = gpu_aes_expand_schedules(key, len, e->enc_sched, e->dec_sched);
-
-	if (nr < 0)
-		return nr;
-	memset(e->key, 0, sizeof(e->key));
-	memset(e->tweak_sched, 0, sizeof(e->tweak_sched));
-	memcpy(e->key, key, len);
-	e->key_len = (uint32_t)len;
-	e->rounds = (uint32_t)nr;
-	e->tweak_len = 0;
-	return 0;
-}
-
-int gpu_aes_expand_xts_key(const uint8_t *key, size_t len,
-			   struct gpu_aes_key *e)
-{
-	struct gpu_aes_key tweak;
-	size_t half = len / 2;
-
-	if (len % 2 || gpu_aes_expand_key(key + half, half, &tweak))
-		return -EINVAL;
-	gpu_aes_expand_key(key, half, e);
-	memcpy(e->key + half, key + half, half);
-	memcpy(e->tweak_sched, tweak.enc_sched, sizeof(e->tweak_sched));
-	e->tweak_len = (uint32_t)half;
-	explicit_bzero(&tweak, sizeof(tweak));
-	return 0;
 }

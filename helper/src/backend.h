@@ -21,17 +21,26 @@
 extern "C" {
 #endif
 
+/* One queue of the region: its indices and its two rings. */
+struct gpu_aes_region_queue {
+	struct gpu_aes_queue_hdr *qhdr;
+	struct gpu_aes_sqe *sq;		/* queue_entries entries */
+	struct gpu_aes_cqe *cq;		/* queue_entries entries */
+};
+
 /* The region as the helper sees it; all pointers are into one mapping. */
 struct gpu_aes_region {
 	void *base;
 	size_t size;
 	struct gpu_aes_region_hdr *hdr;
-	struct gpu_aes_sqe *sq;
-	struct gpu_aes_cqe *cq;
+	struct gpu_aes_region_queue *queues;	/* nr_queues, malloc'ed */
 	struct gpu_aes_key *keys;	/* nr_keys entries */
-	uint8_t *data;			/* data_size bytes */
-	uint32_t nr_entries;
+	uint8_t *data;			/* data_size bytes, all queues */
+	uint32_t nr_queues;
+	uint32_t queue_entries;
 	uint32_t nr_keys;
+	uint32_t page_size;
+	uint64_t queue_data_size;	/* each queue's slice */
 	uint64_t data_size;
 	size_t map_size;		/* mapping length (>= size) */
 };
@@ -40,11 +49,12 @@ struct gpu_aes_region {
 struct gpu_aes_segment {
 	uint32_t tag;
 	uint32_t seq;
+	uint16_t queue;		/* the queue it came on; its cqe goes there */
 	uint8_t alg;		/* enum gpu_aes_alg */
 	uint8_t dir;		/* enum gpu_aes_dir */
 	uint16_t key_slot;	/* < region->nr_keys, checked by the core */
 	uint32_t key_gen;
-	uint64_t data_off;	/* data_off + span <= data_size, checked */
+	uint64_t data_off;	/* span inside its queue's slice, checked */
 	uint32_t len;		/* text bytes (see struct gpu_aes_sqe) */
 	uint32_t aad_len;	/* GCM: associated data bytes; else 0 */
 	uint8_t auth_len;	/* GCM: tag bytes; else 0 */

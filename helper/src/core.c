@@ -1,4 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * core.c - the consumer side of the queues (core.h).
+ *
+ * One core thread takes submissions from every queue into batches; any
+ * number of backend threads post completions back, each to the queue its
+ * request came on.  Per queue, completion positions are claimed with one
+ * fetch-add and published in claim order, so no lock is taken on either
+ * side and the producer never sees an entry that is not written yet.
+ */
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -13,18 +22,31 @@
 #include "log.h"
 
 #define DEFAULT_INFLIGHT	4U
+#define DEFAULT_MAX_BATCH	8192U
 
 struct core_batch {
 	struct gpu_aes_batch b;
 	int busy;		/* atomic: handed to the backend */
 };
 
-#define CACHELINE	64
+#define CACHELINE	GPU_AES_CACHELINE
+
+/*
+ * One queue's consumer state.  The core thread alone moves sq_head and
+ * cq_reserved; completion threads move cq_claim and cq_pub, each on a
+ * line of its own.  The padding is the point.
+ */
+struct core_queue { /* NOLINT(clang-analyzer-optin.performance.Padding) */
+	uint32_t sq_head;
+	uint32_t cq_reserved;	/* CQ positions promised to taken entries */
+	uint32_t cq_claim __attribute__((aligned(CACHELINE)));	/* atomic */
+	uint32_t cq_pub __attribute__((aligned(CACHELINE)));	/* atomic */
+	int reap_queued __attribute__((aligned(CACHELINE)));	/* atomic */
+} __attribute__((aligned(CACHELINE)));
 
 /* Padding is deliberate: each side's hot fields on their own cache line. */
 struct gpu_aes_core { /* NOLINT(clang-analyzer-optin.performance.Padding) */
 	const struct gpu_aes_region *r;
-	struct gpu_aes_region_hdr *hdr;
 	const struct gpu_aes_backend_ops *ops;
 	struct gpu_aes_backend *be;
 	struct gpu_aes_transport *t;
@@ -33,33 +55,45 @@ struct gpu_aes_core { /* NOLINT(clang-analyzer-optin.performance.Padding) */
 	unsigned int max_inflight;
 	uint32_t mask;
 	struct core_batch *batches;
+	struct core_queue *q;	/* nr_queues */
+	uint32_t next_q;	/* core thread: where the next scan starts */
 
 	int stop_fd;
 	int stop;		/* atomic */
 	int err;		/* atomic: first transport error */
 
-	/* Core thread only. */
-	uint32_t sq_head;
-	uint32_t cq_reserved;	/* CQ positions promised to taken entries */
 	struct gpu_aes_segment *invalid;	/* max_batch entries */
 
-	/*
-	 * Completion side.  Any number of threads post at once: each claims
-	 * its CQ positions with one fetch-add on cq_claim, writes them, then
-	 * publishes cq_tail in claim order (cq_pub), so the producer never
-	 * sees an entry that is not written yet.  Nothing is locked there.
-	 */
-	uint32_t cq_claim __attribute__((aligned(CACHELINE)));	/* atomic */
-	uint32_t cq_pub __attribute__((aligned(CACHELINE)));	/* atomic */
 	unsigned int inflight_batches __attribute__((aligned(CACHELINE)));
 
 	/*
 	 * The core thread sleeps here only when every batch is in flight or
-	 * the CQ is full; done() takes the lock only when it sees waiting.
+	 * the CQs are full; done() takes the lock only when it sees waiting.
 	 */
 	pthread_mutex_t lock __attribute__((aligned(CACHELINE)));
 	pthread_cond_t freed;
 	int waiting;		/* atomic */
+
+	/*
+	 * Reapers: the producer copies results out in the call that reaps a
+	 * queue, so a batch spanning many queues is reaped by several threads
+	 * at once rather than copied out by one.  Queues to reap wait in
+	 * @reap_fifo (each at most once: core_queue.reap_queued).
+	 */
+	pthread_mutex_t reap_lock __attribute__((aligned(CACHELINE)));
+	pthread_cond_t reap_cond;
+	uint32_t *reap_fifo;	/* nr_queues entries */
+	uint32_t reap_head, reap_tail;
+	unsigned int reap_idle;	/* reapers waiting on reap_cond */
+	int reap_stop;
+	pthread_t *reapers;
+	unsigned int nr_reapers;
+	unsigned int reapers_started;
+
+	/* The cost this helper publishes; the core thread alone uses these. */
+	uint64_t (*cpu_ns)(void *arg);
+	void *cpu_arg;
+	uint64_t pub_at, pub_cpu, pub_bytes;
 
 	struct gpu_aes_core_stats stats __attribute__((aligned(CACHELINE)));
 };
@@ -96,12 +130,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* crypto_gcm_check_authsize(): what gcm(aes) accepts as a tag length. */
-static int gcm_auth_len_ok(uint32_t n)
-{
-	return n == 4 || n == 8 || (n >= 12 && n <= 16);
-}
-
 static int all_zero(const uint8_t *p, size_t n)
 {
 	uint8_t acc = 0;
@@ -111,36 +139,17 @@ static int all_zero(const uint8_t *p, size_t n)
 	return !acc;
 }
 
-/* The fields that depend on the algorithm; the rest are common. */
-static int alg_fields_ok(const struct gpu_aes_sqe *sqe)
-{
-	switch (sqe->alg) {
-	case GPU_AES_ALG_ECB:
-		return sqe->len % 16 == 0 && !sqe->aad_len && !sqe->auth_len;
-	case GPU_AES_ALG_CTR:
-		return !sqe->aad_len && !sqe->auth_len;
-	case GPU_AES_ALG_XTS:
-		/* Ciphertext stealing needs one whole block to steal from. */
-		return sqe->len >= 16 && !sqe->aad_len && !sqe->auth_len;
-	case GPU_AES_ALG_GCM:
-		/* A 96-bit IV only: J0 = IV || 0^31 || 1 is built here. */
-		return gcm_auth_len_ok(sqe->auth_len) &&
-		       all_zero(sqe->iv + 12, 4);
-	default:
-		return 0;
-	}
-}
-
-int32_t gpu_aes_core_check_sqe(const struct gpu_aes_region *r,
+int32_t gpu_aes_core_check_sqe(const struct gpu_aes_region *r, uint32_t queue,
 			       const struct gpu_aes_sqe *sqe,
 			       struct gpu_aes_segment *seg)
 {
+	uint64_t slice = r->queue_data_size, base = queue * slice, span;
 	const struct gpu_aes_key *k;
-	uint32_t key_len, rounds, tweak_len;
-	uint64_t span;
+	uint32_t key_len, tweak_len;
 
 	seg->tag = sqe->tag;
 	seg->seq = sqe->seq;
+	seg->queue = (uint16_t)queue;
 	seg->alg = sqe->alg;
 	seg->dir = sqe->dir;
 	seg->key_slot = sqe->key_slot;
@@ -152,7 +161,7 @@ int32_t gpu_aes_core_check_sqe(const struct gpu_aes_region *r,
 	memcpy(seg->iv, sqe->iv, sizeof(seg->iv));
 	seg->status = GPU_AES_STATUS_EIO;
 
-	if (!alg_fields_ok(sqe))
+	if (!gpu_aes_sqe_alg_fields_valid(sqe))
 		return GPU_AES_STATUS_EINVAL;
 	if (seg->dir != GPU_AES_DIR_ENCRYPT && seg->dir != GPU_AES_DIR_DECRYPT)
 		return GPU_AES_STATUS_EINVAL;
@@ -163,10 +172,8 @@ int32_t gpu_aes_core_check_sqe(const struct gpu_aes_region *r,
 		return GPU_AES_STATUS_EINVAL;
 	k = &r->keys[seg->key_slot];
 	key_len = __atomic_load_n(&k->key_len, __ATOMIC_RELAXED);
-	rounds = __atomic_load_n(&k->rounds, __ATOMIC_RELAXED);
 	tweak_len = __atomic_load_n(&k->tweak_len, __ATOMIC_RELAXED);
-	if ((key_len != 16 && key_len != 24 && key_len != 32) ||
-	    rounds != key_len / 4 + 6)
+	if (!gpu_aes_key_len_valid(key_len))
 		return GPU_AES_STATUS_EINVAL;
 	/* An XTS request on a one-key entry would run with a zero tweak key. */
 	if (tweak_len != (seg->alg == GPU_AES_ALG_XTS ? key_len : 0))
@@ -174,9 +181,13 @@ int32_t gpu_aes_core_check_sqe(const struct gpu_aes_region *r,
 	/* A rewritten slot holds another key than the request was made with. */
 	if (__atomic_load_n(&k->gen, __ATOMIC_RELAXED) != seg->key_gen)
 		return GPU_AES_STATUS_EINVAL;
-	/* From 32-bit lengths: the span itself cannot overflow 64 bits. */
+	/*
+	 * Inside its own queue's slice: another queue's bytes are in use by
+	 * other requests.  From 32-bit lengths the span cannot overflow.
+	 */
 	span = gpu_aes_sqe_span(seg->alg, seg->len, seg->aad_len);
-	if (seg->data_off > r->data_size || span > r->data_size - seg->data_off)
+	if (seg->data_off < base || seg->data_off - base >= slice ||
+	    span > slice - (seg->data_off - base))
 		return GPU_AES_STATUS_EINVAL;
 	/* Backends load 16-byte blocks; the kernel aligns to 64. */
 	if (seg->data_off % 16)
@@ -193,9 +204,9 @@ static void set_error(struct gpu_aes_core *c, int err)
 	gpu_aes_core_stop(c);
 }
 
-static void notify(struct gpu_aes_core *c)
+static void notify(struct gpu_aes_core *c, uint32_t qid)
 {
-	int err = c->t->ops->notify(c->t);
+	int err = c->t->ops->notify(c->t, qid);
 
 	if (err)
 		set_error(c, err);
@@ -207,44 +218,113 @@ static void stat_add(uint64_t *v, uint64_t n)
 }
 
 /*
- * Writes completions in the order given at positions claimed for them, and
- * publishes cq_tail once every earlier claimer has published: a later
- * claimer never exposes an earlier claimer's unwritten entries.  The wait
- * covers only another thread's few stores between its claim and its
- * publish; yield in case that thread was preempted there.
+ * Writes completions of one queue in the order given at positions claimed
+ * for them, and publishes its cq_tail once every earlier claimer has
+ * published: a later claimer never exposes an earlier claimer's unwritten
+ * entries.  The wait covers only another thread's few stores between its
+ * claim and its publish; yield in case that thread was preempted there.
  */
-static void post(struct gpu_aes_core *c, const struct gpu_aes_segment *segs,
-		 uint32_t nr)
+static void post_queue(struct gpu_aes_core *c, uint32_t qid,
+		       const struct gpu_aes_segment *segs, uint32_t nr)
 {
+	const struct gpu_aes_region_queue *rq = &c->r->queues[qid];
+	struct core_queue *q = &c->q[qid];
 	uint32_t i, start, tail;
 	unsigned int spins = 0;
 
-	if (!nr)
-		return;
 	/*
 	 * acq_rel: positions are claimed in completion order, not in the order
 	 * room was reserved, so our positions may have been freed by a reap the
 	 * core saw only before a later batch; that batch's claim (earlier in
 	 * cq_claim's order) carries the ordering to us.
 	 */
-	start = __atomic_fetch_add(&c->cq_claim, nr, __ATOMIC_ACQ_REL);
+	start = __atomic_fetch_add(&q->cq_claim, nr, __ATOMIC_ACQ_REL);
 	for (i = 0, tail = start; i < nr; i++, tail++) {
-		struct gpu_aes_cqe *e = &c->r->cq[tail & c->mask];
+		struct gpu_aes_cqe *e = &rq->cq[tail & c->mask];
 
 		e->tag = segs[i].tag;
 		e->seq = segs[i].seq;
 		e->status = segs[i].status;
 		e->reserved = 0;
 	}
-	while (__atomic_load_n(&c->cq_pub, __ATOMIC_ACQUIRE) != start) {
+	while (__atomic_load_n(&q->cq_pub, __ATOMIC_ACQUIRE) != start) {
 		if (++spins < 256)
 			cpu_relax();
 		else
 			sched_yield();
 	}
-	store_release(&c->hdr->cq_tail, tail);
-	store_release(&c->cq_pub, tail);
+	store_release(&rq->qhdr->cq_tail, tail);
+	store_release(&q->cq_pub, tail);
+}
+
+/* Hands queue @qid to a reaper, unless it is already waiting for one. */
+static void reap_later(struct gpu_aes_core *c, uint32_t qid)
+{
+	if (__atomic_exchange_n(&c->q[qid].reap_queued, 1, __ATOMIC_ACQ_REL))
+		return;
+	pthread_mutex_lock(&c->reap_lock);
+	c->reap_fifo[c->reap_tail++ % c->r->nr_queues] = qid;
+	if (c->reap_idle)
+		pthread_cond_signal(&c->reap_cond);
+	pthread_mutex_unlock(&c->reap_lock);
+}
+
+static void *reaper_main(void *arg)
+{
+	struct gpu_aes_core *c = arg;
+
+	pthread_mutex_lock(&c->reap_lock);
+	for (;;) {
+		uint32_t qid;
+
+		if (c->reap_head == c->reap_tail) {
+			if (c->reap_stop)
+				break;
+			c->reap_idle++;
+			pthread_cond_wait(&c->reap_cond, &c->reap_lock);
+			c->reap_idle--;
+			continue;
+		}
+		qid = c->reap_fifo[c->reap_head++ % c->r->nr_queues];
+		pthread_mutex_unlock(&c->reap_lock);
+		/* Cleared first: completions posted from now on queue it again. */
+		__atomic_store_n(&c->q[qid].reap_queued, 0, __ATOMIC_SEQ_CST);
+		notify(c, qid);
+		pthread_mutex_lock(&c->reap_lock);
+	}
+	pthread_mutex_unlock(&c->reap_lock);
+	return NULL;
+}
+
+/*
+ * Posts a batch's completions, queue by queue (a batch holds each queue's
+ * entries together, as take_batch() took them), and has each queue reaped
+ * once: the first here (a lone request's completion takes no thread hop),
+ * the others by the reapers.  Without reapers, one call reaps them all.
+ */
+static void post(struct gpu_aes_core *c, const struct gpu_aes_segment *segs,
+		 uint32_t nr)
+{
+	uint32_t i, run, first_q;
+	int several = 0;
+
+	if (!nr)
+		return;
+	first_q = segs[0].queue;
+	for (i = 0; i < nr; i += run) {
+		uint32_t qid = segs[i].queue;
+
+		for (run = 1; i + run < nr && segs[i + run].queue == qid; run++)
+			;
+		post_queue(c, qid, segs + i, run);
+		if (qid == first_q)
+			continue;
+		several = 1;
+		if (c->nr_reapers)
+			reap_later(c, qid);
+	}
 	stat_add(&c->stats.requests, nr);
+	notify(c, several && !c->nr_reapers ? GPU_AES_ALL_QUEUES : first_q);
 }
 
 /* Wakes the core thread if it sleeps in reserve(); cheap when it does not. */
@@ -264,32 +344,35 @@ static void batch_done(struct gpu_aes_batch *b)
 {
 	struct core_batch *cb = (struct core_batch *)b;
 	struct gpu_aes_core *c = b->owner;
+	uint64_t bytes = b->bytes;
+	uint32_t nr = b->nr;
+	/* Copied first: the reap in post() may let the core reuse segs. */
 
-	post(c, b->segs, b->nr);
-	stat_add(&c->stats.bytes, b->bytes);
+	post(c, b->segs, nr);
+	stat_add(&c->stats.bytes, bytes);
 	/* The batch may be reused as soon as busy drops. */
 	__atomic_store_n(&cb->busy, 0, __ATOMIC_RELEASE);
 	__atomic_sub_fetch(&c->inflight_batches, 1, __ATOMIC_RELEASE);
-	/* Reaping frees CQ room: wake the core after, not before. */
-	notify(c);
+	/* Reaping freed CQ room: wake the core after, not before. */
 	wake_core(c);
 }
 
 /*
- * Room in the CQ for entries not yet taken: every taken entry will post a
- * completion, so count those too (cq_reserved runs ahead of cq_tail).  A
- * producer that reports having reaped more than was posted gets no room
- * at all.
+ * Room in queue @qid's CQ for entries not yet taken: every taken entry
+ * will post a completion, so count those too (cq_reserved runs ahead of
+ * cq_tail).  A producer that reports having reaped more than was posted
+ * gets no room at all.
  */
-static uint32_t cq_room(struct gpu_aes_core *c)
+static uint32_t cq_room(struct gpu_aes_core *c, uint32_t qid)
 {
-	uint32_t head = load_acquire(&c->hdr->cq_head);
-	uint32_t pub = load_acquire(&c->cq_pub);
-	uint32_t used = c->cq_reserved - head;
+	struct core_queue *q = &c->q[qid];
+	uint32_t head = load_acquire(&c->r->queues[qid].qhdr->cq_head);
+	uint32_t pub = load_acquire(&q->cq_pub);
+	uint32_t used = q->cq_reserved - head;
 
-	if (pub - head > c->r->nr_entries || used > c->r->nr_entries)
+	if (pub - head > c->r->queue_entries || used > c->r->queue_entries)
 		return 0;
-	return c->r->nr_entries - used;
+	return c->r->queue_entries - used;
 }
 
 static struct core_batch *free_batch(struct gpu_aes_core *c)
@@ -300,97 +383,125 @@ static struct core_batch *free_batch(struct gpu_aes_core *c)
 	return NULL;
 }
 
-/*
- * Gets a free batch and CQ room for at least one entry.  Returns NULL when
- * asked to stop first.  Core thread only.
- */
-static struct core_batch *reserve(struct gpu_aes_core *c, uint32_t *room)
+/* Entries the producer published on queue @qid that the core has not taken. */
+static uint32_t sq_pending_q(struct gpu_aes_core *c, uint32_t qid)
+{
+	uint32_t pending = load_acquire(&c->r->queues[qid].qhdr->sq_tail) -
+			   c->q[qid].sq_head;
+
+	/* Never read past what can be posted: clamp a bogus tail. */
+	return pending > c->r->queue_entries ? c->r->queue_entries : pending;
+}
+
+static int sq_pending(struct gpu_aes_core *c)
+{
+	for (uint32_t i = 0; i < c->r->nr_queues; i++)
+		if (sq_pending_q(c, i))
+			return 1;
+	return 0;
+}
+
+/* Gets a free batch.  Returns NULL when asked to stop first.  Core only. */
+static struct core_batch *reserve(struct gpu_aes_core *c)
 {
 	for (;;) {
-		struct pollfd pfd = { .fd = c->stop_fd, .events = POLLIN };
 		struct core_batch *cb;
 
 		if (stopping(c))
 			return NULL;
-		*room = cq_room(c);
 		cb = free_batch(c);
-		if (cb && *room)
+		if (cb)
 			return cb;
-		if (__atomic_load_n(&c->inflight_batches, __ATOMIC_ACQUIRE)) {
-			/*
-			 * Announce the sleep, then look again under the lock
-			 * that done() takes to wake us: no lost wake-up.
-			 */
-			pthread_mutex_lock(&c->lock);
-			__atomic_store_n(&c->waiting, 1, __ATOMIC_RELAXED);
-			__atomic_thread_fence(__ATOMIC_SEQ_CST);
-			if (!stopping(c) &&
-			    __atomic_load_n(&c->inflight_batches,
-					    __ATOMIC_ACQUIRE) &&
-			    !(free_batch(c) && cq_room(c)))
-				pthread_cond_wait(&c->freed, &c->lock);
-			__atomic_store_n(&c->waiting, 0, __ATOMIC_RELAXED);
-			pthread_mutex_unlock(&c->lock);
-			continue;
-		}
 		/*
-		 * Nothing in flight yet the CQ is full: the producer has not
-		 * reaped.  Ring it (the kernel reaps in that call), then
-		 * back off briefly so a stuck producer costs no CPU.
+		 * Announce the sleep, then look again under the lock that
+		 * done() takes to wake us: no lost wake-up.
 		 */
-		notify(c);
-		if (cq_room(c))
-			continue;
-		poll(&pfd, 1, 1);
+		pthread_mutex_lock(&c->lock);
+		__atomic_store_n(&c->waiting, 1, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (!stopping(c) && !free_batch(c))
+			pthread_cond_wait(&c->freed, &c->lock);
+		__atomic_store_n(&c->waiting, 0, __ATOMIC_RELAXED);
+		pthread_mutex_unlock(&c->lock);
 	}
 }
 
-/* Takes every pending entry (up to max_batch); returns how many. */
-static uint32_t take_batch(struct gpu_aes_core *c)
+/*
+ * Takes up to @want pending entries of queue @qid into @b (valid ones) and
+ * @inv (invalid ones, completed with GPU_AES_STATUS_EINVAL), within the
+ * queue's CQ room.  Returns how many it took.
+ */
+static uint32_t take_queue(struct gpu_aes_core *c, uint32_t qid,
+			   struct gpu_aes_batch *b, uint32_t want,
+			   uint32_t *nr_inv)
 {
-	uint32_t pending, room, n, i, nr_invalid = 0;
-	struct core_batch *cb;
-	struct gpu_aes_batch *b;
+	const struct gpu_aes_region_queue *rq = &c->r->queues[qid];
+	struct core_queue *q = &c->q[qid];
+	uint32_t pending = sq_pending_q(c, qid), room, n, i;
 
-	pending = load_acquire(&c->hdr->sq_tail) - c->sq_head;
 	if (!pending)
 		return 0;
-	/* Never read past what can be posted: clamp a bogus tail. */
-	if (pending > c->r->nr_entries)
-		pending = c->r->nr_entries;
-
-	cb = reserve(c, &room);
-	if (!cb)
-		return 0;
+	room = cq_room(c, qid);
 	n = pending < room ? pending : room;
-	if (n > c->max_batch)
-		n = c->max_batch;
-	c->cq_reserved += n;
-
-	b = &cb->b;
-	b->nr = 0;
-	b->bytes = 0;
+	if (n > want)
+		n = want;
+	if (!n)
+		return 0;
+	q->cq_reserved += n;
 	for (i = 0; i < n; i++) {
 		struct gpu_aes_sqe sqe;
 		struct gpu_aes_segment *s = &b->segs[b->nr];
 
 		/* One read of the entry; everything below uses the copy. */
-		memcpy(&sqe, &c->r->sq[(c->sq_head + i) & c->mask], sizeof(sqe));
-		if (gpu_aes_core_check_sqe(c->r, &sqe, s) == GPU_AES_STATUS_OK) {
+		memcpy(&sqe, &rq->sq[(q->sq_head + i) & c->mask], sizeof(sqe));
+		if (gpu_aes_core_check_sqe(c->r, qid, &sqe, s) ==
+		    GPU_AES_STATUS_OK) {
 			b->bytes += s->len;
 			b->nr++;
 		} else {
-			c->invalid[nr_invalid] = *s;
-			c->invalid[nr_invalid++].status = GPU_AES_STATUS_EINVAL;
+			c->invalid[*nr_inv] = *s;
+			c->invalid[(*nr_inv)++].status = GPU_AES_STATUS_EINVAL;
 		}
 	}
-	c->sq_head += n;
-	store_release(&c->hdr->sq_head, c->sq_head);
+	q->sq_head += n;
+	store_release(&rq->qhdr->sq_head, q->sq_head);
+	return n;
+}
 
-	if (nr_invalid) {
-		post(c, c->invalid, nr_invalid);
-		stat_add(&c->stats.invalid, nr_invalid);
-		notify(c);
+/*
+ * Takes every pending entry of every queue (up to max_batch), starting
+ * from a different queue each time so none is always last.  Returns how
+ * many; 0 when nothing was pending or the CQs were full.
+ */
+static uint32_t take_batch(struct gpu_aes_core *c)
+{
+	uint32_t nq = c->r->nr_queues, taken = 0, nr_inv = 0, i;
+	int blocked = 0;
+	struct core_batch *cb;
+	struct gpu_aes_batch *b;
+
+	if (!sq_pending(c))
+		return 0;
+	cb = reserve(c);
+	if (!cb)
+		return 0;
+	b = &cb->b;
+	b->nr = 0;
+	b->bytes = 0;
+	/* A region has at least one queue (gpu_aes_geometry_valid()). */
+	for (i = 0; i < nq && taken < c->max_batch; i++) {
+		uint32_t qid = (c->next_q + i) % nq;
+		uint32_t n = take_queue(c, qid, b, c->max_batch - taken,
+					&nr_inv);
+
+		blocked |= !n && sq_pending_q(c, qid);
+		taken += n;
+	}
+	c->next_q = nq ? (c->next_q + 1) % nq : 0;
+
+	if (nr_inv) {
+		post(c, c->invalid, nr_inv);
+		stat_add(&c->stats.invalid, nr_inv);
 	}
 	if (b->nr) {
 		__atomic_store_n(&cb->busy, 1, __ATOMIC_RELAXED);
@@ -398,12 +509,19 @@ static uint32_t take_batch(struct gpu_aes_core *c)
 		stat_add(&c->stats.batches, 1);
 		c->ops->submit(c->be, b);
 	}
-	return n;
-}
+	if (!taken && blocked &&
+	    !__atomic_load_n(&c->inflight_batches, __ATOMIC_ACQUIRE)) {
+		struct pollfd pfd = { .fd = c->stop_fd, .events = POLLIN };
 
-static int sq_pending(struct gpu_aes_core *c)
-{
-	return load_acquire(&c->hdr->sq_tail) != c->sq_head;
+		/*
+		 * Nothing in flight yet a CQ is full: the producer has not
+		 * reaped.  Ring it (the kernel reaps in that call), then back
+		 * off briefly so a stuck producer costs no CPU.
+		 */
+		notify(c, GPU_AES_ALL_QUEUES);
+		poll(&pfd, 1, 1);
+	}
+	return taken;
 }
 
 static int spin_for_work(struct gpu_aes_core *c)
@@ -428,7 +546,62 @@ static int spin_for_work(struct gpu_aes_core *c)
 
 static void set_flags(struct gpu_aes_core *c, uint32_t v)
 {
-	__atomic_store_n(&c->hdr->helper_flags, v, __ATOMIC_RELAXED);
+	for (uint32_t i = 0; i < c->r->nr_queues; i++)
+		__atomic_store_n(&c->r->queues[i].qhdr->helper_flags, v,
+				 __ATOMIC_RELAXED);
+}
+
+/* The reapers finish the queues handed to them, then exit. */
+static void reapers_stop(struct gpu_aes_core *c)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&c->reap_lock);
+	c->reap_stop = 1;
+	pthread_cond_broadcast(&c->reap_cond);
+	pthread_mutex_unlock(&c->reap_lock);
+	for (i = 0; i < c->reapers_started; i++)
+		pthread_join(c->reapers[i], NULL);
+	c->reapers_started = 0;
+}
+
+/* How soon a core asleep with batches in flight looks again. */
+#define IDLE_RECHECK_MS	10
+
+/* A window of this many ns between published figures. */
+#define PUBLISH_NS	50000000ULL
+
+/*
+ * Publishes what serving cost over the last window: CPU per KiB (all of
+ * the helper's threads, the kernel's copy-out in its ioctls included) and
+ * the rate it moved bytes at.  A window with no bytes publishes nothing.
+ */
+static void publish_cost(struct gpu_aes_core *c)
+{
+	struct gpu_aes_region_hdr *h = c->r->hdr;
+	uint64_t now = now_ns(), cpu, bytes, kib;
+
+	if (!c->cpu_ns || now - c->pub_at < PUBLISH_NS)
+		return;
+	cpu = c->cpu_ns(c->cpu_arg);
+	bytes = __atomic_load_n(&c->stats.bytes, __ATOMIC_RELAXED);
+	kib = (bytes - c->pub_bytes) >> 10;
+	if (c->pub_at && kib) {
+		uint64_t rate = (bytes - c->pub_bytes) * 1000000000ULL /
+				(now - c->pub_at) >> 20;
+
+		__atomic_store_n(&h->helper_cpu_ns_per_kib,
+				 (uint32_t)((cpu - c->pub_cpu) / kib > UINT32_MAX ?
+					    UINT32_MAX : (cpu - c->pub_cpu) / kib),
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&h->helper_mib_per_s,
+				 (uint32_t)(rate > UINT32_MAX ? UINT32_MAX : rate),
+				 __ATOMIC_RELAXED);
+		__atomic_add_fetch(&h->helper_report_seq, 1, __ATOMIC_RELEASE);
+	}
+	c->pub_at = now;
+	c->pub_cpu = cpu;
+	c->pub_bytes = bytes;
 }
 
 int gpu_aes_core_run(struct gpu_aes_core *c)
@@ -436,6 +609,7 @@ int gpu_aes_core_run(struct gpu_aes_core *c)
 	while (!stopping(c)) {
 		int err;
 
+		publish_cost(c);
 		if (take_batch(c) || spin_for_work(c))
 			continue;
 		if (c->ops->idle &&
@@ -454,7 +628,15 @@ int gpu_aes_core_run(struct gpu_aes_core *c)
 			continue;
 		}
 		stat_add(&c->stats.sleeps, 1);
-		err = c->t->ops->wait(c->t, c->stop_fd);
+		/*
+		 * With batches in flight, wake up soon anyway: their end does
+		 * not ring the doorbell, and idle() (which wipes the copies of
+		 * freed keys) runs only once none is.
+		 */
+		err = c->t->ops->wait(c->t, c->stop_fd,
+				      __atomic_load_n(&c->inflight_batches,
+						      __ATOMIC_ACQUIRE) ?
+				      IDLE_RECHECK_MS : -1);
 		set_flags(c, 0);
 		if (err)
 			set_error(c, err);
@@ -463,6 +645,7 @@ int gpu_aes_core_run(struct gpu_aes_core *c)
 	c->ops->drain(c->be);
 	while (__atomic_load_n(&c->inflight_batches, __ATOMIC_ACQUIRE))
 		sched_yield();	/* drain() returned: only a contract breach */
+	reapers_stop(c);
 	return __atomic_load_n(&c->err, __ATOMIC_RELAXED);
 }
 
@@ -475,6 +658,9 @@ void gpu_aes_core_stop(struct gpu_aes_core *c)
 	/* Wakes a poll() in transport wait; a full counter is still readable. */
 	n = write(c->stop_fd, &one, sizeof(one));
 	(void)n;
+	pthread_mutex_lock(&c->lock);
+	pthread_cond_broadcast(&c->freed);
+	pthread_mutex_unlock(&c->lock);
 }
 
 void gpu_aes_core_get_stats(struct gpu_aes_core *c,
@@ -493,16 +679,35 @@ void gpu_aes_core_destroy(struct gpu_aes_core *c)
 {
 	if (!c)
 		return;
+	reapers_stop(c);
 	if (c->batches)
 		for (unsigned int i = 0; i < c->max_inflight; i++)
 			free(c->batches[i].b.segs);
 	free(c->batches);
+	free(c->reapers);
+	free(c->reap_fifo);
+	pthread_cond_destroy(&c->reap_cond);
+	pthread_mutex_destroy(&c->reap_lock);
 	free(c->invalid);
+	free(c->q);
 	if (c->stop_fd >= 0)
 		close(c->stop_fd);
 	pthread_cond_destroy(&c->freed);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
+}
+
+/*
+ * One reaper per further queue a batch may span, up to half the CPUs this
+ * process may run on: copying results out is memory bound, and more
+ * copiers than that only contend.
+ */
+static unsigned int auto_reapers(uint32_t nr_queues)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned int n = nr_queues - 1, half = cpus > 1 ? (unsigned int)cpus / 2 : 0;
+
+	return n < half ? n : half;
 }
 
 int gpu_aes_core_create(const struct gpu_aes_region *r,
@@ -512,35 +717,46 @@ int gpu_aes_core_create(const struct gpu_aes_region *r,
 			const struct gpu_aes_core_config *cfg,
 			struct gpu_aes_core **out)
 {
+	uint32_t all = r->nr_queues * r->queue_entries, i;
 	struct gpu_aes_core *c;
-	unsigned int i;
 
 	if (posix_memalign((void **)&c, CACHELINE, sizeof(*c)))
 		return -ENOMEM;
 	memset(c, 0, sizeof(*c));
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->freed, NULL);
+	pthread_mutex_init(&c->reap_lock, NULL);
+	pthread_cond_init(&c->reap_cond, NULL);
 	c->r = r;
-	c->hdr = r->hdr;
 	c->ops = ops;
 	c->be = be;
 	c->t = t;
-	c->mask = r->nr_entries - 1;
+	c->mask = r->queue_entries - 1;
 	c->spin_us = cfg ? cfg->spin_us : 0;
-	c->max_batch = cfg && cfg->max_batch && cfg->max_batch < r->nr_entries ?
-		       cfg->max_batch : r->nr_entries;
+	c->cpu_ns = cfg ? cfg->cpu_ns : NULL;
+	c->cpu_arg = cfg ? cfg->cpu_arg : NULL;
+	if (all > DEFAULT_MAX_BATCH)
+		all = DEFAULT_MAX_BATCH;
+	c->max_batch = cfg && cfg->max_batch && cfg->max_batch < all ?
+		       cfg->max_batch : all;
 	c->max_inflight = cfg && cfg->max_inflight ? cfg->max_inflight :
 			  DEFAULT_INFLIGHT;
-	/* Resume where the ring is (a fresh region starts at zero). */
-	c->sq_head = r->hdr->sq_head;
-	c->cq_claim = r->hdr->cq_tail;
-	c->cq_pub = c->cq_claim;
-	c->cq_reserved = c->cq_claim;
 	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	c->invalid = calloc(c->max_batch, sizeof(*c->invalid));
 	c->batches = calloc(c->max_inflight, sizeof(*c->batches));
-	if (c->stop_fd < 0 || !c->invalid || !c->batches)
+	if (posix_memalign((void **)&c->q, CACHELINE,
+			   r->nr_queues * sizeof(*c->q)))
+		c->q = NULL;
+	if (c->stop_fd < 0 || !c->invalid || !c->batches || !c->q)
 		goto fail;
+	memset(c->q, 0, r->nr_queues * sizeof(*c->q));
+	/* Resume where each queue is (a fresh region starts at zero). */
+	for (i = 0; i < r->nr_queues; i++) {
+		c->q[i].sq_head = r->queues[i].qhdr->sq_head;
+		c->q[i].cq_claim = r->queues[i].qhdr->cq_tail;
+		c->q[i].cq_pub = c->q[i].cq_claim;
+		c->q[i].cq_reserved = c->q[i].cq_claim;
+	}
 	for (i = 0; i < c->max_inflight; i++) {
 		struct core_batch *cb = &c->batches[i];
 
@@ -549,6 +765,18 @@ int gpu_aes_core_create(const struct gpu_aes_region *r,
 			goto fail;
 		cb->b.done = batch_done;
 		cb->b.owner = c;
+	}
+	c->nr_reapers = cfg && cfg->reapers != GPU_AES_CORE_AUTO_REAPERS ?
+			cfg->reapers : auto_reapers(r->nr_queues);
+	c->reap_fifo = calloc(r->nr_queues, sizeof(*c->reap_fifo));
+	c->reapers = calloc(c->nr_reapers ? c->nr_reapers : 1,
+			    sizeof(*c->reapers));
+	if (!c->reap_fifo || !c->reapers)
+		goto fail;
+	for (i = 0; i < c->nr_reapers; i++) {
+		if (pthread_create(&c->reapers[i], NULL, reaper_main, c))
+			goto fail;
+		c->reapers_started++;
 	}
 	*out = c;
 	return 0;

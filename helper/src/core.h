@@ -11,9 +11,26 @@
 #include "backend.h"
 #include "transport.h"
 
+/* gpu_aes_core_config.reapers: as many as useful (see core.c). */
+#define GPU_AES_CORE_AUTO_REAPERS	(~0U)
+
 struct gpu_aes_core_config {
 	unsigned int spin_us;		/* busy-poll this long before sleeping */
-	uint32_t max_batch;		/* segments per batch, 0 = nr_entries */
+	/*
+	 * Threads that reap queues a batch spans besides its first, so results
+	 * of many queues are copied out at once.  0: one call reaps every
+	 * queue.  A zeroed config means 0; GPU_AES_CORE_AUTO_REAPERS picks.
+	 */
+	unsigned int reapers;
+	/*
+	 * The helper's CPU time so far, in ns, for the cost it publishes in
+	 * the region header (helper_cpu_ns_per_kib, helper_mib_per_s) for the
+	 * kernel's dispatch policy; NULL publishes nothing.
+	 */
+	uint64_t (*cpu_ns)(void *arg);
+	void *cpu_arg;
+	uint32_t max_batch;		/* segments per batch, 0 = all queues' entries
+				   (at most 8192) */
 	unsigned int max_inflight;	/* batches in the backend, 0 = 4 */
 };
 
@@ -55,11 +72,12 @@ void gpu_aes_core_get_stats(struct gpu_aes_core *c,
 void gpu_aes_core_destroy(struct gpu_aes_core *c);
 
 /*
- * Copies *sqe into *seg and checks it against the region: GPU_AES_STATUS_OK,
- * or GPU_AES_STATUS_EINVAL when any field would make the backend touch
- * memory or a key it must not (or cannot) use.
+ * Copies *sqe, taken from queue @queue, into *seg and checks it against the
+ * region: GPU_AES_STATUS_OK, or GPU_AES_STATUS_EINVAL when any field would
+ * make the backend touch memory or a key it must not (or cannot) use, its
+ * bytes outside the queue's own slice of the data area included.
  */
-int32_t gpu_aes_core_check_sqe(const struct gpu_aes_region *r,
+int32_t gpu_aes_core_check_sqe(const struct gpu_aes_region *r, uint32_t queue,
 			       const struct gpu_aes_sqe *sqe,
 			       struct gpu_aes_segment *seg);
 

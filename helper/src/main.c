@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend.h"
 #include "core.h"
@@ -37,13 +38,25 @@ struct options {
 	const char *device;
 	const char *backend;
 	const char *gpus;
+	unsigned long queues;		/* 0: one per CPU, up to AUTO_QUEUES */
 	unsigned long entries;
 	unsigned long keys;
-	unsigned long data_mib;
+	unsigned long queue_data_mib;
 	unsigned long spin_us;
 	unsigned long threads;
 	int verbose;
 };
+
+/*
+ * Queues when not asked: one per CPU up to this.  Beyond it CPUs share
+ * queues (CPU c uses queue c % nr_queues), which costs them contention on
+ * a queue's lock but saves each further queue's pinned data slice.
+ */
+#define AUTO_QUEUES	32U
+#define DEFAULT_ENTRIES	1024U
+#define DEFAULT_KEYS	1024U
+/* 4 MiB: a queue must hold ring_max_bytes (1 MiB) four times over. */
+#define DEFAULT_QUEUE_DATA_MIB	4U
 
 static struct gpu_aes_core *volatile g_core;
 static volatile sig_atomic_t g_signal;
@@ -67,9 +80,12 @@ static void usage(FILE *f)
 "  -d, --device PATH    device to attach to (default /dev/gpu_aes)\n"
 "  -b, --backend NAME   auto, cpu or cuda (default auto: cuda when built in\n"
 "                       and a GPU is usable, else cpu)\n"
-"  -e, --entries N      ring entries, power of two, %u..%u (default 1024)\n"
-"  -k, --keys N         key table slots, 1..%u (default 1024)\n"
-"  -m, --data-mib N     data area in MiB, 1..%u (default 64)\n"
+"  -q, --queues N       queue pairs, 1..%u (default: one per CPU, at most %u)\n"
+"  -e, --entries N      entries per queue, power of two, %u..%u (default %u)\n"
+"  -k, --keys N         key table slots, 1..%u (default %u)\n"
+"  -m, --queue-data-mib N\n"
+"                       data area per queue in MiB, %u..%llu in all\n"
+"                       (default %u)\n"
 "  -s, --spin-us N      busy-poll N microseconds before sleeping (default 50)\n"
 "  -t, --threads N      cpu backend worker threads (default 1)\n"
 "  -g, --gpus LIST      cuda backend: comma-separated device ids (default all)\n"
@@ -81,8 +97,11 @@ static void usage(FILE *f)
 "Exit status: 0 stopped by SIGTERM/SIGINT, 1 failure, 2 usage error,\n"
 "3 device missing (module not loaded), 4 permission denied, 5 another helper\n"
 "attached, 6 ABI version mismatch, 7 backend unavailable.\n",
-		GPU_AES_MIN_ENTRIES, GPU_AES_MAX_ENTRIES, GPU_AES_MAX_KEYS,
-		GPU_AES_MAX_DATA >> 20);
+		GPU_AES_MAX_QUEUES, AUTO_QUEUES, GPU_AES_MIN_ENTRIES,
+		GPU_AES_MAX_ENTRIES, DEFAULT_ENTRIES, GPU_AES_MAX_KEYS,
+		DEFAULT_KEYS, GPU_AES_MIN_QUEUE_DATA >> 20,
+		(unsigned long long)(GPU_AES_MAX_DATA >> 20),
+		DEFAULT_QUEUE_DATA_MIB);
 }
 
 static int parse_ulong(const char *opt, const char *s, unsigned long *out)
@@ -99,14 +118,33 @@ static int parse_ulong(const char *opt, const char *s, unsigned long *out)
 	return 0;
 }
 
+/*
+ * The command line's sizes, checked by the ABI's own rule before the
+ * kernel is asked; an automatic queue count is checked as one queue.
+ */
+static int geometry_ok(const struct options *o)
+{
+	struct gpu_aes_geometry g;
+	unsigned long q = o->queues ? o->queues : 1;
+
+	if (q > GPU_AES_MAX_QUEUES || o->entries > GPU_AES_MAX_ENTRIES ||
+	    o->keys > GPU_AES_MAX_KEYS ||
+	    o->queue_data_mib > (GPU_AES_MAX_DATA >> 20))
+		return 0;
+	return !gpu_aes_region_geometry((uint32_t)q, (uint32_t)o->entries,
+					(uint32_t)o->keys,
+					(uint64_t)o->queue_data_mib << 20, &g);
+}
+
 static int parse(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "backend", required_argument, NULL, 'b' },
+		{ "queues", required_argument, NULL, 'q' },
 		{ "entries", required_argument, NULL, 'e' },
 		{ "keys", required_argument, NULL, 'k' },
-		{ "data-mib", required_argument, NULL, 'm' },
+		{ "queue-data-mib", required_argument, NULL, 'm' },
 		{ "spin-us", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "gpus", required_argument, NULL, 'g' },
@@ -117,7 +155,7 @@ static int parse(int argc, char **argv, struct options *o)
 	};
 	int c, bad = 0;
 
-	while ((c = getopt_long(argc, argv, "d:b:e:k:m:s:t:g:vVh", longopts,
+	while ((c = getopt_long(argc, argv, "d:b:q:e:k:m:s:t:g:vVh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -126,6 +164,9 @@ static int parse(int argc, char **argv, struct options *o)
 		case 'b':
 			o->backend = optarg;
 			break;
+		case 'q':
+			bad |= parse_ulong("--queues", optarg, &o->queues);
+			break;
 		case 'e':
 			bad |= parse_ulong("--entries", optarg, &o->entries);
 			break;
@@ -133,7 +174,8 @@ static int parse(int argc, char **argv, struct options *o)
 			bad |= parse_ulong("--keys", optarg, &o->keys);
 			break;
 		case 'm':
-			bad |= parse_ulong("--data-mib", optarg, &o->data_mib);
+			bad |= parse_ulong("--queue-data-mib", optarg,
+					   &o->queue_data_mib);
 			break;
 		case 's':
 			bad |= parse_ulong("--spin-us", optarg, &o->spin_us);
@@ -163,15 +205,12 @@ static int parse(int argc, char **argv, struct options *o)
 			argv[optind]);
 		bad = 1;
 	}
-	if (!bad && (o->entries > GPU_AES_MAX_ENTRIES ||
-		     o->keys > GPU_AES_MAX_KEYS ||
-		     o->data_mib > (GPU_AES_MAX_DATA >> 20) ||
-		     gpu_aes_region_check((uint32_t)o->entries,
-					  (uint32_t)o->keys,
-					  (uint64_t)o->data_mib << 20))) {
-		fprintf(stderr, "gpu-aes-helper: --entries must be a power of two in %u..%u, --keys in 1..%u, --data-mib in 1..%u\n",
-			GPU_AES_MIN_ENTRIES, GPU_AES_MAX_ENTRIES,
-			GPU_AES_MAX_KEYS, GPU_AES_MAX_DATA >> 20);
+	if (!bad && !geometry_ok(o)) {
+		fprintf(stderr, "gpu-aes-helper: --queues must be in 1..%u, --entries a power of two in %u..%u, --keys in 1..%u, --queue-data-mib at least %u and --queues times --queue-data-mib at most %llu\n",
+			GPU_AES_MAX_QUEUES, GPU_AES_MIN_ENTRIES,
+			GPU_AES_MAX_ENTRIES, GPU_AES_MAX_KEYS,
+			GPU_AES_MIN_QUEUE_DATA >> 20,
+			(unsigned long long)(GPU_AES_MAX_DATA >> 20));
 		bad = 1;
 	}
 	if (!bad && (o->spin_us > 1000000 || o->threads > 1024)) {
@@ -221,7 +260,7 @@ static const char *pages_name(enum gpu_aes_region_pages p)
 {
 	return p == GPU_AES_PAGES_HUGETLB ? "hugetlb 2 MiB pages" :
 	       p == GPU_AES_PAGES_THP ? "transparent huge pages" :
-	       "4 KiB pages";
+	       "base pages";
 }
 
 static const struct gpu_aes_backend_ops *pick_backend(const char *name)
@@ -240,31 +279,92 @@ static const struct gpu_aes_backend_ops *pick_backend(const char *name)
 	return ops;
 }
 
+/*
+ * --queues, or one per CPU of the module's kernel (so no two CPUs share a
+ * queue) up to AUTO_QUEUES and what the data area can hold.
+ */
+static uint32_t pick_queues(const struct options *o,
+			    const struct gpu_aes_info *info)
+{
+	uint64_t fit = GPU_AES_MAX_DATA / ((uint64_t)o->queue_data_mib << 20);
+	uint32_t q;
+
+	if (o->queues)
+		return (uint32_t)o->queues;
+	q = info->nr_cpus ? info->nr_cpus : 1;
+	if (q > AUTO_QUEUES)
+		q = AUTO_QUEUES;
+	if (q > info->max_queues && info->max_queues)
+		q = info->max_queues;
+	if (q > fit)
+		q = (uint32_t)fit;
+	return q;
+}
+
+/* The helper's CPU: every thread of this process, user and system. */
+static uint64_t process_cpu_ns(void *arg)
+{
+	struct timespec ts;
+
+	(void)arg;
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 static int serve(const struct options *o, const struct gpu_aes_backend_ops *ops)
 {
 	struct gpu_aes_backend_config bcfg = {
 		.gpus = o->gpus,
 		.threads = (unsigned int)o->threads,
 	};
-	struct gpu_aes_core_config ccfg = { .spin_us = (unsigned int)o->spin_us };
+	struct gpu_aes_core_config ccfg = {
+		.spin_us = (unsigned int)o->spin_us,
+		.reapers = GPU_AES_CORE_AUTO_REAPERS,
+		.cpu_ns = process_cpu_ns,
+	};
 	struct gpu_aes_transport *t = NULL;
 	struct gpu_aes_backend *be = NULL;
 	struct gpu_aes_core *core = NULL;
 	struct gpu_aes_core_stats st;
 	enum gpu_aes_region_pages pages;
+	struct gpu_aes_geometry geo;
 	struct gpu_aes_region r;
+	struct gpu_aes_info info;
+	uint32_t queues;
 	int err, status = EXIT_FAIL;
 
-	err = gpu_aes_region_alloc((uint32_t)o->entries, (uint32_t)o->keys,
-				   (uint64_t)o->data_mib << 20, &r, &pages);
+	memset(&r, 0, sizeof(r));
+	err = gpu_aes_transport_dev_info(o->device, &info);
+	if (err)
+		return exit_for_errno(-err);
+	queues = pick_queues(o, &info);
+	err = gpu_aes_region_geometry(queues, (uint32_t)o->entries,
+				      (uint32_t)o->keys,
+				      (uint64_t)o->queue_data_mib << 20, &geo);
+	if (!err && geo.page_size != info.page_size) {
+		/* Sections align to the kernel's page; ours is what we map. */
+		log_err("the module's page size is %u bytes, this process's %u: a helper built for another page size?",
+			info.page_size, geo.page_size);
+		return EXIT_FAIL;
+	}
+	if (err) {
+		log_err("%u queues of %lu MiB do not fit the ABI's %llu MiB data area: lower --queues or --queue-data-mib",
+			queues, o->queue_data_mib,
+			(unsigned long long)(GPU_AES_MAX_DATA >> 20));
+		return EXIT_USAGE;
+	}
+	err = gpu_aes_region_alloc(&geo, &r, &pages);
 	if (err) {
 		log_err("cannot allocate the shared region: %s", strerror(-err));
 		return EXIT_FAIL;
 	}
-	log_info("region %zu bytes (%lu entries, %lu key slots, %lu MiB data) on %s",
-		 r.size, o->entries, o->keys, o->data_mib, pages_name(pages));
+	log_info("region %zu bytes (%u queues of %u entries and %llu MiB data, %u key slots) on %s",
+		 r.size, r.nr_queues, r.queue_entries,
+		 (unsigned long long)(r.queue_data_size >> 20), r.nr_keys,
+		 pages_name(pages));
 
-	err = gpu_aes_transport_dev_open(o->device, &r, &t);
+	err = gpu_aes_transport_dev_open(o->device, &info, &r, &t);
 	if (err) {
 		status = exit_for_errno(-err);
 		goto out;
@@ -322,9 +422,9 @@ int main(int argc, char **argv)
 	struct options o = {
 		.device = "/dev/" GPU_AES_DEVICE_NAME,
 		.backend = "auto",
-		.entries = 1024,
-		.keys = 1024,
-		.data_mib = 64,
+		.entries = DEFAULT_ENTRIES,
+		.keys = DEFAULT_KEYS,
+		.queue_data_mib = DEFAULT_QUEUE_DATA_MIB,
 		.spin_us = 50,
 		.threads = 1,
 	};

@@ -1,25 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "region.h"
 
 #define HUGE_SZ		(2UL << 20)
 
-int gpu_aes_region_check(uint32_t nr_entries, uint32_t nr_keys,
-			 uint64_t data_size)
+int gpu_aes_region_geometry(uint32_t nr_queues, uint32_t queue_entries,
+			    uint32_t nr_keys, uint64_t queue_data_size,
+			    struct gpu_aes_geometry *g)
 {
-	if (nr_entries < GPU_AES_MIN_ENTRIES ||
-	    nr_entries > GPU_AES_MAX_ENTRIES ||
-	    (nr_entries & (nr_entries - 1)))
-		return -EINVAL;
-	if (nr_keys < 1 || nr_keys > GPU_AES_MAX_KEYS)
-		return -EINVAL;
-	if (data_size < GPU_AES_MIN_DATA || data_size > GPU_AES_MAX_DATA ||
-	    data_size % GPU_AES_PAGE)
-		return -EINVAL;
-	return 0;
+	long page = sysconf(_SC_PAGESIZE);
+
+	memset(g, 0, sizeof(*g));
+	g->nr_queues = nr_queues;
+	g->queue_entries = queue_entries;
+	g->nr_keys = nr_keys;
+	g->page_size = page > 0 ? (uint32_t)page : 0;
+	g->queue_data_size = queue_data_size;
+	return gpu_aes_geometry_valid(g) ? 0 : -EINVAL;
 }
 
 static size_t round_up_sz(size_t v, size_t a)
@@ -51,21 +53,25 @@ static void *map_aligned(size_t len)
 	return start;
 }
 
-int gpu_aes_region_alloc(uint32_t nr_entries, uint32_t nr_keys,
-			 uint64_t data_size, struct gpu_aes_region *r,
+int gpu_aes_region_alloc(const struct gpu_aes_geometry *g,
+			 struct gpu_aes_region *r,
 			 enum gpu_aes_region_pages *pages)
 {
 	enum gpu_aes_region_pages kind = GPU_AES_PAGES_HUGETLB;
+	struct gpu_aes_region_queue *queues;
 	struct gpu_aes_layout l;
 	size_t map_size;
-	void *base;
+	uint8_t *base;
+	uint32_t i;
 	int err;
 
 	memset(r, 0, sizeof(*r));
-	err = gpu_aes_region_check(nr_entries, nr_keys, data_size);
-	if (err)
-		return err;
-	gpu_aes_layout(nr_entries, nr_keys, data_size, &l);
+	if (!gpu_aes_geometry_valid(g))
+		return -EINVAL;
+	gpu_aes_layout(g, &l);
+	queues = calloc(g->nr_queues, sizeof(*queues));
+	if (!queues)
+		return -ENOMEM;
 
 	/*
 	 * Reserved huge pages first (fewest TLB misses for the GPU's and the
@@ -78,8 +84,11 @@ int gpu_aes_region_alloc(uint32_t nr_entries, uint32_t nr_keys,
 	if (base == MAP_FAILED) {
 		kind = GPU_AES_PAGES_THP;
 		base = map_aligned(map_size);
-		if (!base)
-			return -errno;
+		if (!base) {
+			err = -errno;
+			free(queues);
+			return err;
+		}
 		if (madvise(base, map_size, MADV_HUGEPAGE))
 			kind = GPU_AES_PAGES_SMALL;
 	}
@@ -90,20 +99,30 @@ int gpu_aes_region_alloc(uint32_t nr_entries, uint32_t nr_keys,
 	if (madvise(base, map_size, MADV_DONTFORK)) {
 		err = -errno;
 		munmap(base, map_size);
+		free(queues);
 		return err;
 	}
 
+	for (i = 0; i < g->nr_queues; i++) {
+		uint8_t *q = base + l.queues_off + (size_t)i * l.queue_stride;
+
+		queues[i].qhdr = (struct gpu_aes_queue_hdr *)q;
+		queues[i].sq = (struct gpu_aes_sqe *)(q + l.sq_off);
+		queues[i].cq = (struct gpu_aes_cqe *)(q + l.cq_off);
+	}
 	r->base = base;
 	r->size = l.region_size;
 	r->map_size = map_size;
-	r->hdr = base;
-	r->sq = (struct gpu_aes_sqe *)((uint8_t *)base + l.sq_off);
-	r->cq = (struct gpu_aes_cqe *)((uint8_t *)base + l.cq_off);
-	r->keys = (struct gpu_aes_key *)((uint8_t *)base + l.keys_off);
-	r->data = (uint8_t *)base + l.data_off;
-	r->nr_entries = nr_entries;
-	r->nr_keys = nr_keys;
-	r->data_size = data_size;
+	r->hdr = (struct gpu_aes_region_hdr *)base;
+	r->queues = queues;
+	r->keys = (struct gpu_aes_key *)(base + l.keys_off);
+	r->data = base + l.data_off;
+	r->nr_queues = g->nr_queues;
+	r->queue_entries = g->queue_entries;
+	r->nr_keys = g->nr_keys;
+	r->page_size = g->page_size;
+	r->queue_data_size = g->queue_data_size;
+	r->data_size = l.data_size;
 	if (pages)
 		*pages = kind;
 	return 0;
@@ -112,22 +131,29 @@ int gpu_aes_region_alloc(uint32_t nr_entries, uint32_t nr_keys,
 void gpu_aes_region_init_hdr(struct gpu_aes_region *r)
 {
 	struct gpu_aes_region_hdr *h = r->hdr;
+	struct gpu_aes_geometry g = {
+		.nr_queues = r->nr_queues, .queue_entries = r->queue_entries,
+		.nr_keys = r->nr_keys, .page_size = r->page_size,
+		.queue_data_size = r->queue_data_size,
+	};
+	struct gpu_aes_layout l;
 
-	memset(h, 0, sizeof(*h));
-	memset(r->sq, 0, (size_t)r->nr_entries * sizeof(*r->sq));
-	memset(r->cq, 0, (size_t)r->nr_entries * sizeof(*r->cq));
-	gpu_aes_region_wipe_keys(r);
+	gpu_aes_layout(&g, &l);
+	/* Header, queues and key table: everything before the data. */
+	memset(r->base, 0, l.data_off);
 	h->magic = GPU_AES_MAGIC;
 	h->abi_version = GPU_AES_ABI_VERSION;
 	h->features = GPU_AES_FEAT_NEED_WAKEUP;
-	h->nr_entries = r->nr_entries;
+	h->nr_queues = r->nr_queues;
+	h->queue_entries = r->queue_entries;
 	h->nr_keys = r->nr_keys;
+	h->page_size = r->page_size;
 	h->region_size = r->size;
-	h->sq_off = (uint64_t)((uint8_t *)r->sq - (uint8_t *)r->base);
-	h->cq_off = (uint64_t)((uint8_t *)r->cq - (uint8_t *)r->base);
-	h->keys_off = (uint64_t)((uint8_t *)r->keys - (uint8_t *)r->base);
-	h->data_off = (uint64_t)(r->data - (uint8_t *)r->base);
-	h->data_size = r->data_size;
+	h->queues_off = l.queues_off;
+	h->queue_stride = l.queue_stride;
+	h->keys_off = l.keys_off;
+	h->data_off = l.data_off;
+	h->queue_data_size = r->queue_data_size;
 }
 
 void gpu_aes_region_wipe_keys(struct gpu_aes_region *r)
@@ -142,5 +168,6 @@ void gpu_aes_region_free(struct gpu_aes_region *r)
 		return;
 	gpu_aes_region_wipe_keys(r);
 	munmap(r->base, r->map_size);
+	free(r->queues);
 	memset(r, 0, sizeof(*r));
 }

@@ -16,24 +16,27 @@ enum gpu_aes_region_pages {
 };
 
 /*
- * 0 when the sizes are within what the ABI accepts (uapi/gpu_aes.h limits,
- * nr_entries a power of two, data_size page aligned), else -EINVAL.
+ * The geometry of a region with @nr_queues queues of @queue_entries
+ * entries, @nr_keys key slots, @queue_data_size bytes of data per queue,
+ * laid out for this machine's page size.  0 when the ABI accepts it
+ * (gpu_aes_geometry_valid()), else -EINVAL.
  */
-int gpu_aes_region_check(uint32_t nr_entries, uint32_t nr_keys,
-			 uint64_t data_size);
+int gpu_aes_region_geometry(uint32_t nr_queues, uint32_t queue_entries,
+			    uint32_t nr_keys, uint64_t queue_data_size,
+			    struct gpu_aes_geometry *g);
 
 /*
- * Maps a zeroed, page aligned region of exactly gpu_aes_layout() bytes and
- * fills *r.  Returns 0 or -errno; *pages (may be NULL) says what backs it.
+ * Maps a zeroed, page aligned region of exactly gpu_aes_layout() bytes for
+ * @g and fills *r.  Returns 0 or -errno; *pages (may be NULL) says what
+ * backs it.
  */
-int gpu_aes_region_alloc(uint32_t nr_entries, uint32_t nr_keys,
-			 uint64_t data_size, struct gpu_aes_region *r,
+int gpu_aes_region_alloc(const struct gpu_aes_geometry *g,
+			 struct gpu_aes_region *r,
 			 enum gpu_aes_region_pages *pages);
 
 /*
- * Writes the header the way the kernel does in GPU_AES_IOC_SETUP; the
- * in-process producer calls it, the device transport leaves it to the
- * kernel.
+ * Writes the header the way the kernel does in GPU_AES_IOC_SETUP and
+ * zeroes the queues and key table: for tests that play the kernel by hand.
  */
 void gpu_aes_region_init_hdr(struct gpu_aes_region *r);
 

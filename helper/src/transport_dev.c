@@ -17,7 +17,8 @@ struct dev {
 	int failed;			/* notify error already logged */
 };
 
-static int dev_wait(struct gpu_aes_transport *t, int stop_fd)
+static int dev_wait(struct gpu_aes_transport *t, int stop_fd,
+		    int timeout_ms)
 {
 	struct dev *d = (struct dev *)t;
 	struct pollfd pfd[2] = {
@@ -25,7 +26,7 @@ static int dev_wait(struct gpu_aes_transport *t, int stop_fd)
 		{ .fd = stop_fd, .events = POLLIN },
 	};
 
-	if (poll(pfd, 2, -1) < 0) {
+	if (poll(pfd, 2, timeout_ms) < 0) {
 		if (errno == EINTR)
 			return 0;
 		log_err("poll %s: %s", d->path, strerror(errno));
@@ -40,12 +41,12 @@ static int dev_wait(struct gpu_aes_transport *t, int stop_fd)
 	return 0;
 }
 
-static int dev_notify(struct gpu_aes_transport *t)
+static int dev_notify(struct gpu_aes_transport *t, uint32_t qid)
 {
 	struct dev *d = (struct dev *)t;
 
 	/* The kernel reaps the CQ, copies out and completes in this call. */
-	while (ioctl(d->fd, GPU_AES_IOC_COMPLETE) < 0) {
+	while (ioctl(d->fd, GPU_AES_IOC_COMPLETE, (unsigned long)qid) < 0) {
 		int err = errno;
 
 		if (err == EINTR)
@@ -95,16 +96,39 @@ static void log_open_error(const char *path, int err)
 	}
 }
 
-static int check_info(struct dev *d, const struct gpu_aes_region *r,
-		      struct gpu_aes_info *info)
+/*
+ * What this kernel supports, asked before the region is made, so its size
+ * can follow the kernel's page size and CPU count.
+ */
+int gpu_aes_transport_dev_info(const char *path, struct gpu_aes_info *info)
 {
-	memset(info, 0, sizeof(*info));
-	if (ioctl(d->fd, GPU_AES_IOC_INFO, info) < 0) {
-		log_err("GPU_AES_IOC_INFO on %s: %s", d->path, strerror(errno));
-		return -errno;
+	int fd = open(path, O_RDWR | O_CLOEXEC), err = 0;
+
+	if (fd < 0) {
+		err = -errno;
+		log_open_error(path, -err);
+		return err;
 	}
-	log_info("module ABI version %u, features 0x%x, max %u entries, %u keys, %llu MiB data",
-		 info->abi_version, info->features, info->max_entries,
+	memset(info, 0, sizeof(*info));
+	if (ioctl(fd, GPU_AES_IOC_INFO, info) < 0) {
+		err = -errno;
+		/*
+		 * The v3 INFO is a different ioctl number than v2's (its size
+		 * is in it): an older module does not know it.
+		 */
+		if (err == -ENOTTY)
+			log_err("%s does not answer this helper's GPU_AES_IOC_INFO: the module is older than ABI version %u; install matching versions",
+				path, GPU_AES_ABI_VERSION);
+		else
+			log_err("GPU_AES_IOC_INFO on %s: %s", path,
+				strerror(-err));
+	}
+	close(fd);
+	if (err)
+		return err;
+	log_info("module ABI version %u, features 0x%x, %u CPUs, page %u, max %u queues of %u entries, %u keys, %llu MiB data",
+		 info->abi_version, info->features, info->nr_cpus,
+		 info->page_size, info->max_queues, info->max_entries,
 		 info->max_keys,
 		 (unsigned long long)(info->max_data_size >> 20));
 	if (info->abi_version != GPU_AES_ABI_VERSION) {
@@ -116,11 +140,19 @@ static int check_info(struct dev *d, const struct gpu_aes_region *r,
 		log_err("module lacks the NEED_WAKEUP feature this helper needs");
 		return -EPROTO;
 	}
-	if (r->nr_entries > info->max_entries || r->nr_keys > info->max_keys ||
-	    r->data_size > info->max_data_size) {
-		log_err("region (%u entries, %u keys, %llu bytes) exceeds the module's limits",
-			r->nr_entries, r->nr_keys,
-			(unsigned long long)r->data_size);
+	return 0;
+}
+
+static int check_fits(const struct gpu_aes_region *r,
+		      const struct gpu_aes_info *info)
+{
+	if (r->nr_queues > info->max_queues ||
+	    r->queue_entries > info->max_entries ||
+	    r->nr_keys > info->max_keys || r->data_size > info->max_data_size ||
+	    r->page_size != info->page_size) {
+		log_err("region (%u queues of %u entries, %u keys, %llu bytes of data, page %u) exceeds the module's limits",
+			r->nr_queues, r->queue_entries, r->nr_keys,
+			(unsigned long long)r->data_size, r->page_size);
 		return -EINVAL;
 	}
 	return 0;
@@ -135,9 +167,11 @@ static int setup(struct dev *d, struct gpu_aes_region *r,
 	memset(&s, 0, sizeof(s));
 	s.abi_version = GPU_AES_ABI_VERSION;
 	s.features = info->features & GPU_AES_FEAT_NEED_WAKEUP;
-	s.nr_entries = r->nr_entries;
+	s.nr_queues = r->nr_queues;
+	s.queue_entries = r->queue_entries;
 	s.nr_keys = r->nr_keys;
-	s.data_size = r->data_size;
+	s.page_size = r->page_size;
+	s.queue_data_size = r->queue_data_size;
 	s.region_addr = (uint64_t)(uintptr_t)r->base;
 	s.region_size = r->size;
 	if (ioctl(d->fd, GPU_AES_IOC_SETUP, &s) < 0) {
@@ -145,6 +179,12 @@ static int setup(struct dev *d, struct gpu_aes_region *r,
 
 		if (err == EBUSY)
 			log_open_error(d->path, err);
+		else if (err == EPERM)
+			log_err("GPU_AES_IOC_SETUP on %s: %s (the helper needs CAP_SYS_ADMIN, and so did whoever opened the device)",
+				d->path, strerror(err));
+		else if (err == ENOMEM)
+			log_err("GPU_AES_IOC_SETUP on %s: %s (the %zu-byte region is locked memory: raise RLIMIT_MEMLOCK or grant CAP_IPC_LOCK)",
+				d->path, strerror(err), r->size);
 		else
 			log_err("GPU_AES_IOC_SETUP on %s: %s", d->path,
 				strerror(err));
@@ -152,21 +192,26 @@ static int setup(struct dev *d, struct gpu_aes_region *r,
 	}
 	/* The kernel wrote the header; make sure it agrees with our view. */
 	if (h->magic != GPU_AES_MAGIC || h->abi_version != GPU_AES_ABI_VERSION ||
-	    h->nr_entries != r->nr_entries || h->nr_keys != r->nr_keys ||
-	    h->data_size != r->data_size || h->region_size != r->size) {
+	    h->nr_queues != r->nr_queues ||
+	    h->queue_entries != r->queue_entries || h->nr_keys != r->nr_keys ||
+	    h->queue_data_size != r->queue_data_size ||
+	    h->region_size != r->size) {
 		log_err("region header written by the module does not match the request");
 		return -EPROTO;
 	}
 	return 0;
 }
 
-int gpu_aes_transport_dev_open(const char *path, struct gpu_aes_region *r,
+int gpu_aes_transport_dev_open(const char *path, const struct gpu_aes_info *info,
+			       struct gpu_aes_region *r,
 			       struct gpu_aes_transport **out)
 {
-	struct gpu_aes_info info;
 	struct dev *d;
 	int err;
 
+	err = check_fits(r, info);
+	if (err)
+		return err;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
@@ -178,9 +223,7 @@ int gpu_aes_transport_dev_open(const char *path, struct gpu_aes_region *r,
 		free(d);
 		return err;
 	}
-	err = check_info(d, r, &info);
-	if (!err)
-		err = setup(d, r, &info);
+	err = setup(d, r, info);
 	if (err) {
 		close(d->fd);
 		free(d);

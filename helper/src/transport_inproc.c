@@ -11,11 +11,12 @@
 struct inproc {
 	struct gpu_aes_transport t;	/* first: the core holds &t */
 	int doorbell;
-	int (*reap)(void *arg);
+	int (*reap)(void *arg, uint32_t qid);
 	void *arg;
 };
 
-static int inproc_wait(struct gpu_aes_transport *t, int stop_fd)
+static int inproc_wait(struct gpu_aes_transport *t, int stop_fd,
+		    int timeout_ms)
 {
 	struct inproc *ip = (struct inproc *)t;
 	struct pollfd pfd[2] = {
@@ -24,7 +25,7 @@ static int inproc_wait(struct gpu_aes_transport *t, int stop_fd)
 	};
 	uint64_t v;
 
-	if (poll(pfd, 2, -1) < 0)
+	if (poll(pfd, 2, timeout_ms) < 0)
 		return errno == EINTR ? 0 : -errno;
 	/* Reset the counter so the next poll() sleeps; EAGAIN is harmless. */
 	if (pfd[0].revents & POLLIN &&
@@ -33,11 +34,11 @@ static int inproc_wait(struct gpu_aes_transport *t, int stop_fd)
 	return 0;
 }
 
-static int inproc_notify(struct gpu_aes_transport *t)
+static int inproc_notify(struct gpu_aes_transport *t, uint32_t qid)
 {
 	struct inproc *ip = (struct inproc *)t;
 
-	return ip->reap(ip->arg);
+	return ip->reap(ip->arg, qid);
 }
 
 static void inproc_close(struct gpu_aes_transport *t)
@@ -54,8 +55,8 @@ static const struct gpu_aes_transport_ops inproc_ops = {
 	.close = inproc_close,
 };
 
-int gpu_aes_transport_inproc_open(int (*reap)(void *arg), void *arg,
-				  struct gpu_aes_transport **out)
+int gpu_aes_transport_inproc_open(int (*reap)(void *arg, uint32_t qid),
+				  void *arg, struct gpu_aes_transport **out)
 {
 	struct inproc *ip = calloc(1, sizeof(*ip));
 

@@ -1,62 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * check_backend - the GPU correctness suite through the helper path: the
- * in-process producer posts requests exactly as gpu_aes.ko does, the core
- * batches them, the cuda backend runs them; every byte is compared with
- * OpenSSL.  Random keys of each size (re-keyed mid-run), random IVs
- * including carries across 2^32/2^64/2^128, random lengths 1 B..64 MiB,
- * random mixes of algorithms/directions/keys per batch, in place and out of
- * place, outputs poisoned first.  A second phase has 8 threads submitting
- * at once, so batches mix requests of several submitters whose data lie
- * interleaved in the data area (as with many CPUs in the kernel).
- * XTS (every key size, equal halves, ciphertext stealing) is checked
- * against OpenSSL's XTS for 128/256-bit keys, and for 192-bit keys and
- * equal halves (which OpenSSL lacks or refuses) against the cpu backend
- * and XTS composed from OpenSSL's AES-ECB, which must agree.  GCM (every
- * key size, 0..64 KiB of AAD, empty to MiB texts, every tag size) against
- * OpenSSL's GCM; decryptions with a flipped bit in the tag, the
- * ciphertext or the AAD must complete with exactly GPU_AES_STATUS_EBADMSG
- * and leave the output buffer untouched.  All four algorithms share
- * batches.
+ * check_backend - the GPU correctness suite through the path the kernel
+ * runs: kmod/'s own request path (built in userspace by kring/) copies
+ * each request into its CPU's queue and posts it, the real helper core
+ * batches across queues, the cuda backend runs it, the kernel code copies
+ * the result out and completes it; every byte is compared with OpenSSL.
+ *
+ * Phase 1, one submitter: random keys of each size (re-keyed between
+ * rounds), random IVs including carries across 2^32/2^64/2^128, random
+ * lengths 1 B..64 MiB, random mixes of algorithms, directions and keys per
+ * batch, in place and out of place, outputs poisoned first.  XTS (every
+ * key size, equal halves, ciphertext stealing) against OpenSSL's XTS for
+ * 128/256-bit keys and XTS composed from OpenSSL's AES-ECB for the others;
+ * GCM (every key size, 0..64 KiB of AAD, empty to MiB texts, every tag
+ * size) against OpenSSL's GCM; decryptions with a flipped bit in the tag,
+ * the ciphertext or the AAD must fail with exactly -EBADMSG and leave the
+ * output buffer untouched.
+ * Phase 2: 8 submitters on 8 CPUs, hence 8 queues, at once, so batches mix
+ * queues.
+ * Phase 3: the helper dies (kring_host_kill) with batches in flight on the
+ * GPU: every request completes exactly once, with the right bytes, and the
+ * counters say how: each one posted to the ring either came back from the
+ * helper or was replayed on the CPU (recomputed), none twice.
+ * Every phase: no request ran on the CPU at submission (fallback_requests),
+ * none timed out, no completion was rejected.
  * Prints "N passed, M failed"; without a GPU prints SKIP and exits 0.
  * Usage: check_backend [rounds] [gpus]
  */
-#include "../../helper/include/gpu_aes_producer.h"
 #include "../../helper/cuda/aes_gpu.h"
 #include "../../helper/cuda/cuda_backend.h"
+#include "../../kring/kring.h"
+#include "../../kring/kring_host.h"
 #include "ref.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define NKEYS 24	/* ECB, CTR, GCM */
-#define NXKEYS 12	/* XTS, slots NKEYS.. */
+#define NXKEYS 12	/* XTS; the last 3 with equal halves */
 #define MAXQ 256
+#define NAUTH 7
 
-struct req {
-	int alg, dir, key;
-	uint32_t len, aad_len, auth_len;
-	int flip;		/* GCM decryption: 1 tag, 2 text, 3 AAD */
-	uint8_t iv[16];
-	uint8_t *in, *out, *want, *aad;
-	uint8_t tag[16], want_tag[16];
-	int want_status;
-	int status;
-	int done;
-};
+static const unsigned int auth_lens[NAUTH] = { 4, 8, 12, 13, 14, 15, 16 };
 
 static uint8_t keys[NKEYS + NXKEYS][64];	/* XTS: key, tweak key */
 static unsigned int key_len[NKEYS + NXKEYS];	/* XTS: one key's */
-static struct gpu_aes_producer *cpu_p;	/* the cpu backend, for XTS */
+/* A tfm per key and algorithm; GCM one per tag length. */
+static struct kring_tfm *ecb_tfm[NKEYS], *ctr_tfm[NKEYS];
+static struct kring_tfm *gcm_tfm[NKEYS][NAUTH], *xts_tfm[NXKEYS];
 
-static void cb(void *cookie, int status)
+struct req {
+	int alg, dir, key, auth;
+	uint32_t len, aad_len, auth_len;
+	int flip;		/* GCM decryption: 1 tag, 2 text, 3 AAD */
+	int inplace;
+	uint8_t iv[16];
+	/* As the crypto API lays them out: AAD, text, tag. */
+	uint8_t *src, *dst;
+	uint8_t *want, *want_tag;
+	int want_err;
+	struct kring_req *kr;
+	int err;
+	int done;		/* atomic: final callbacks */
+};
+
+static void cb(void *cookie, int err)
 {
 	struct req *r = cookie;
 
-	r->status = status;
-	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	if (err == -EINPROGRESS)
+		return;
+	r->err = err;
+	__atomic_add_fetch(&r->done, 1, __ATOMIC_RELEASE);
 }
 
 static void pick_iv(struct rng *g, uint8_t iv[16])
@@ -100,41 +120,83 @@ static uint32_t pick_len(struct rng *g, int alg)
 	return len;
 }
 
-static int setkey(struct gpu_aes_producer *p, struct rng *g, int k)
+/* New key k for every tfm that uses it (nothing of them in flight). */
+static int setkey(struct rng *g, int k)
 {
-	if (k >= NKEYS) {
-		int err;
+	int err = 0;
 
-		key_len[k] = 16 + 8 * (k % 3);
-		rng_fill(g, keys[k], 64);
-		if (k >= NKEYS + 9)	/* equal halves */
-			memcpy(keys[k] + key_len[k], keys[k], key_len[k]);
-		err = gpu_aes_producer_setkey_xts(p, (unsigned int)k, keys[k],
-						  2 * key_len[k]);
-		if (!err)
-			err = gpu_aes_producer_setkey_xts(cpu_p, (unsigned int)k,
-							  keys[k], 2 * key_len[k]);
-		return err;
-	}
 	key_len[k] = 16 + 8 * (k % 3);
+	if (k >= NKEYS) {
+		struct kring_tfm **t = &xts_tfm[k - NKEYS];
+
+		rng_fill(g, keys[k], 64);
+		if (k >= NKEYS + NXKEYS - 3)	/* equal halves */
+			memcpy(keys[k] + key_len[k], keys[k], key_len[k]);
+		if (!*t)
+			return kring_tfm_new(GPU_AES_ALG_XTS, keys[k],
+					     2 * key_len[k], t);
+		return kring_tfm_setkey(*t, keys[k], 2 * key_len[k]);
+	}
 	rng_fill(g, keys[k], 32);
-	return gpu_aes_producer_setkey(p, (unsigned int)k, keys[k], key_len[k]);
+	if (!ecb_tfm[k]) {
+		err = kring_tfm_new(GPU_AES_ALG_ECB, keys[k], key_len[k],
+				    &ecb_tfm[k]) ||
+		      kring_tfm_new(GPU_AES_ALG_CTR, keys[k], key_len[k],
+				    &ctr_tfm[k]);
+		for (int a = 0; !err && a < NAUTH; a++)
+			err = kring_tfm_new(GPU_AES_ALG_GCM, keys[k],
+					    key_len[k], &gcm_tfm[k][a]) ||
+			      kring_tfm_set_authsize(gcm_tfm[k][a],
+						     auth_lens[a]);
+		return err ? -1 : 0;
+	}
+	err = kring_tfm_setkey(ecb_tfm[k], keys[k], key_len[k]) ||
+	      kring_tfm_setkey(ctr_tfm[k], keys[k], key_len[k]);
+	for (int a = 0; !err && a < NAUTH; a++)
+		err = kring_tfm_setkey(gcm_tfm[k][a], keys[k], key_len[k]);
+	return err ? -1 : 0;
 }
 
-static const unsigned int auth_lens[] = { 4, 8, 12, 13, 14, 15, 16 };
+static struct kring_tfm *tfm_of(const struct req *r)
+{
+	switch (r->alg) {
+	case GPU_AES_ALG_ECB:
+		return ecb_tfm[r->key];
+	case GPU_AES_ALG_CTR:
+		return ctr_tfm[r->key];
+	case GPU_AES_ALG_XTS:
+		return xts_tfm[r->key - NKEYS];
+	default:
+		return gcm_tfm[r->key][r->auth];
+	}
+}
+
+static void req_free(struct req *r)
+{
+	kring_req_free(r->kr);
+	if (r->dst != r->src)
+		free(r->dst);
+	free(r->src);
+	free(r->want);
+	free(r->want_tag);
+	memset(r, 0, sizeof(*r));
+}
 
 /*
- * Draws the rest of a request of alg (r->len set) and what it must
- * produce.  0, or -1 when the references failed or disagree.
+ * Draws a request of alg (r->len set), its buffers and what it must
+ * produce; its output is poisoned.  0, or -1 when the references failed.
  */
 static int make_req(struct rng *g, struct req *r, int alg, int inplace)
 {
+	uint32_t len, aad, all;
+	uint8_t *text, *tag;
+
 	r->alg = alg;
 	r->dir = (int)(rng_next(g) % 2);
 	r->flip = 0;
-	r->want_status = 0;
+	r->want_err = 0;
 	r->aad_len = r->auth_len = 0;
-	r->aad = NULL;
+	r->auth = 0;
 	if (alg == GPU_AES_ALG_XTS) {
 		r->key = NKEYS + (int)(rng_next(g) % NXKEYS);
 		/* IEEE 1619's data unit limit, 2^20 blocks, OpenSSL enforces */
@@ -156,7 +218,8 @@ static int make_req(struct rng *g, struct req *r, int alg, int inplace)
 			     (uint32_t)(rng_next(g) % 80) : pick < 7 ?
 			     64 + (uint32_t)(rng_next(g) % 200) :
 			     (uint32_t)(rng_next(g) % 70000);
-		r->auth_len = auth_lens[rng_next(g) % 7];
+		r->auth = (int)(rng_next(g) % NAUTH);
+		r->auth_len = auth_lens[r->auth];
 		if (r->dir && rng_next(g) % 3 == 0)
 			r->flip = 1 + (int)(rng_next(g) % 3);
 		if (r->flip == 2 && !r->len)
@@ -167,118 +230,200 @@ static int make_req(struct rng *g, struct req *r, int alg, int inplace)
 		if (r->flip)
 			inplace = 0;
 	}
-	r->in = malloc(r->len ? r->len : 1);
-	r->want = malloc(r->len ? r->len : 1);
-	r->aad = malloc(r->aad_len ? r->aad_len : 1);
-	r->out = inplace ? r->in : malloc(r->len ? r->len : 1);
-	if (!r->in || !r->want || !r->out || !r->aad)
+	len = r->len;
+	aad = r->aad_len;
+	all = aad + len + 16;
+	r->inplace = inplace;
+	r->src = malloc(all);
+	r->dst = inplace ? r->src : malloc(all);
+	r->want = malloc(len ? len : 1);
+	r->want_tag = malloc(16);
+	r->kr = NULL;
+	if (!r->src || !r->dst || !r->want || !r->want_tag)
 		return -1;
-	rng_fill(g, r->in, r->len);
-	rng_fill(g, r->aad, r->aad_len);
+	rng_fill(g, r->src, all);
+	text = r->src + aad;
+	tag = text + len;
 	if (alg == GPU_AES_ALG_XTS) {
 		const uint8_t *k = keys[r->key], *tk = k + key_len[r->key];
-		int odd = key_len[r->key] == 24 || !memcmp(k, tk, key_len[r->key]);
+		int odd = key_len[r->key] == 24 ||
+			  !memcmp(k, tk, key_len[r->key]);
 
-		if (!odd)
-			return ref_xts_evp(r->dir, k, tk, key_len[r->key], r->iv,
-					   r->in, r->want, r->len);
-		/* No OpenSSL XTS here: the cpu backend and ECB-made XTS agree. */
-		uint8_t *c = malloc(r->len);
-		int rc = !c || ref_xts(r->dir, k, tk, key_len[r->key], r->iv,
-				       r->in, r->want, r->len) ||
-			 gpu_aes_producer_run(cpu_p, GPU_AES_ALG_XTS,
-					      (unsigned int)r->dir,
-					      (unsigned int)r->key, r->iv, r->in,
-					      c, r->len) ||
-			 memcmp(c, r->want, r->len);
-
-		free(c);
-		if (rc)
-			printf("FAIL: XTS references disagree (keylen %u len %u)\n",
-			       key_len[r->key], r->len);
-		return rc ? -1 : 0;
+		if (odd)
+			return ref_xts(r->dir, k, tk, key_len[r->key], r->iv,
+				       text, r->want, len);
+		return ref_xts_evp(r->dir, k, tk, key_len[r->key], r->iv,
+				   text, r->want, len);
 	}
 	if (alg == GPU_AES_ALG_GCM) {
 		const uint8_t *k = keys[r->key];
 
 		if (!r->dir)
-			return ref_gcm(0, k, key_len[r->key], r->iv, r->aad,
-				       r->aad_len, r->in, r->want, r->len,
-				       r->want_tag, r->auth_len);
+			return ref_gcm(0, k, key_len[r->key], r->iv, r->src,
+				       aad, text, r->want, len, r->want_tag,
+				       r->auth_len);
 		/* decryption of a real ciphertext, maybe with one bit flipped */
-		memcpy(r->want, r->in, r->len);
-		if (ref_gcm(0, k, key_len[r->key], r->iv, r->aad, r->aad_len,
-			    r->want, r->in, r->len, r->tag, r->auth_len))
+		memcpy(r->want, text, len);
+		if (ref_gcm(0, k, key_len[r->key], r->iv, r->src, aad,
+			    r->want, text, len, tag, r->auth_len))
 			return -1;
 		if (r->flip == 1)
-			r->tag[rng_next(g) % r->auth_len] ^=
+			tag[rng_next(g) % r->auth_len] ^=
 				(uint8_t)(1U << (rng_next(g) % 8));
 		else if (r->flip == 2)
-			r->in[rng_next(g) % r->len] ^= (uint8_t)(1U << (rng_next(g) % 8));
+			text[rng_next(g) % len] ^=
+				(uint8_t)(1U << (rng_next(g) % 8));
 		else if (r->flip == 3)
-			r->aad[rng_next(g) % r->aad_len] ^=
+			r->src[rng_next(g) % aad] ^=
 				(uint8_t)(1U << (rng_next(g) % 8));
 		if (r->flip)
-			r->want_status = GPU_AES_STATUS_EBADMSG;
+			r->want_err = -EBADMSG;
 		return 0;
 	}
 	return ref_crypt(alg, r->dir, keys[r->key], key_len[r->key], r->iv,
-			 r->in, r->want, r->len);
+			 text, r->want, len);
 }
 
-static int req_submit(struct gpu_aes_producer *p, struct req *r)
+/* Poisons the output and submits: 0, or the error kring_submit() gave. */
+static int req_submit(struct req *r)
 {
-	if (r->alg == GPU_AES_ALG_GCM)
-		return gpu_aes_producer_submit_gcm_wait(
-			p, (unsigned int)r->dir, (unsigned int)r->key, r->iv,
-			r->aad, r->aad_len, r->in, r->out, r->len, r->tag,
-			r->auth_len, cb, r);
-	return gpu_aes_producer_submit_wait(
-		p, (unsigned int)r->alg, (unsigned int)r->dir,
-		(unsigned int)r->key, r->iv, r->in, r->out, r->len, cb, r);
+	int ret;
+
+	if (!r->inplace)
+		memset(r->dst, 0xa5, r->aad_len + r->len + 16);
+	r->kr = kring_req_new(tfm_of(r));
+	if (!r->kr)
+		return -ENOMEM;
+	r->err = 1;
+	r->done = 0;
+	kring_req_set(r->kr, (enum gpu_aes_dir)r->dir, r->src, r->dst, r->len,
+		      r->aad_len, r->iv, KRING_MAY_BACKLOG, cb, r);
+	ret = kring_submit(r->kr);
+	if (ret == -EINPROGRESS || ret == -EBUSY)
+		return 0;
+	return ret ? ret : -EAGAIN;	/* done on the CPU: not what we test */
 }
+
+/*
+ * Only the ring releases nothing of a forged message: a replay on the CPU
+ * decrypts into dst before it checks the tag, as the kernel's own gcm(aes)
+ * drivers do.  Phase 3 replays, so it checks the verdict alone.
+ */
+static int check_untouched = 1;
 
 static int req_ok(const struct req *r)
 {
-	if (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE) ||
-	    r->status != r->want_status)
+	const uint8_t *text = r->dst + r->aad_len;
+
+	if (__atomic_load_n(&r->done, __ATOMIC_ACQUIRE) != 1 ||
+	    r->err != r->want_err)
 		return 0;
-	if (r->want_status) {
+	if (r->want_err && !check_untouched)
+		return 1;
+	if (r->want_err) {
 		/* nothing released: the poisoned output stays as it was */
 		for (uint32_t i = 0; i < r->len; i++)
-			if (r->out[i] != 0xa5)
+			if (text[i] != 0xa5)
 				return 0;
 		return 1;
 	}
-	if (memcmp(r->out, r->want, r->len))
+	if (memcmp(text, r->want, r->len))
 		return 0;
 	return r->alg != GPU_AES_ALG_GCM || r->dir ||
-	       !memcmp(r->tag, r->want_tag, r->auth_len);
+	       !memcmp(text + r->len, r->want_tag, r->auth_len);
 }
 
-static void req_free(struct req *r)
+static void report_fail(const char *what, const struct req *r)
 {
-	if (r->out != r->in)
-		free(r->out);
-	free(r->in);
-	free(r->want);
-	free(r->aad);
+	printf("FAIL: %s alg %d dir %d keylen %u len %u aad %u auth %u flip %d err %d (want %d) done %d\n",
+	       what, r->alg, r->dir, key_len[r->key], r->len, r->aad_len,
+	       r->auth_len, r->flip, r->err, r->want_err, r->done);
+}
+
+/* Waits (sleeping) until every request of q[0..n) has completed. */
+static int wait_all(struct req *q, int n)
+{
+	struct timespec ts = { 0, 200000 };
+
+	for (long spins = 0; spins < 600L * 5000; spins++) {
+		int i;
+
+		for (i = 0; i < n; i++)
+			if (!__atomic_load_n(&q[i].done, __ATOMIC_ACQUIRE))
+				break;
+		if (i == n)
+			return 0;
+		nanosleep(&ts, NULL);
+	}
+	return -1;	/* ten minutes: a hang, not a slow GPU */
+}
+
+static int host_start(const char *gpus, uint32_t queues, uint64_t queue_data,
+		      struct kring_host **h)
+{
+	struct kring_host_config cfg;
+	int err;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.ops = &gpu_aes_backend_cuda;
+	cfg.backend.gpus = gpus;
+	cfg.core.spin_us = 20;
+	cfg.core.reapers = GPU_AES_CORE_AUTO_REAPERS;
+	cfg.nr_queues = queues;
+	cfg.queue_entries = 1024;
+	cfg.nr_keys = 512;
+	cfg.queue_data_size = queue_data;
+	err = kring_host_start(&cfg, h);
+	if (err)
+		printf("FAIL: helper with the cuda backend: %s\n",
+		       strerror(-err));
+	return err;
+}
+
+struct counters {
+	int64_t ring, fallback, timeouts, rejected, recomputed, late;
+};
+
+static void counters_read(struct counters *c)
+{
+	c->ring = kring_stat("ring_requests");
+	c->fallback = kring_stat("fallback_requests");
+	c->timeouts = kring_stat("timeouts");
+	c->rejected = kring_stat("rejected_completions");
+	c->recomputed = kring_stat("recomputed");
+	c->late = kring_stat("late_completions");
+}
+
+/* Nothing ran on the CPU at submission, timed out or was rejected. */
+static int counters_clean(const char *phase, const struct counters *a,
+			  const struct counters *b, int64_t posted)
+{
+	if (b->ring - a->ring == posted && b->fallback == a->fallback &&
+	    b->timeouts == a->timeouts && b->rejected == a->rejected)
+		return 0;
+	printf("FAIL: %s counters: ring %lld (want %lld), fallback %lld, timeouts %lld, rejected %lld\n",
+	       phase, (long long)(b->ring - a->ring), (long long)posted,
+	       (long long)(b->fallback - a->fallback),
+	       (long long)(b->timeouts - a->timeouts),
+	       (long long)(b->rejected - a->rejected));
+	return -1;
 }
 
 struct conc {
-	struct gpu_aes_producer *p;
 	uint64_t seed;
+	int cpu;
 	int iters;
-	unsigned long long passed, failed;
+	unsigned long long passed, failed, posted;
 	pthread_t tid;
 };
 
-/* One submitter of phase 2: synchronous requests, every byte checked. */
+/* One submitter of phase 2: one request at a time, every byte checked. */
 static void *conc_main(void *arg)
 {
 	struct conc *c = arg;
 	struct rng g;
 
+	kring_set_cpu(c->cpu);
 	rng_seed(&g, c->seed);
 	for (int i = 0; i < c->iters; i++) {
 		int alg = 1 + (int)(rng_next(&g) % 4);
@@ -289,40 +434,201 @@ static void *conc_main(void *arg)
 			(rng_next(&g) % 8 ? 65536 : (4U << 20)));
 		if (alg == GPU_AES_ALG_ECB)
 			r.len = (r.len + 15) & ~15U;
-		if (make_req(&g, &r, alg, 0)) {
+		if (make_req(&g, &r, alg, (int)(rng_next(&g) % 2)) ||
+		    req_submit(&r) || wait_all(&r, 1)) {
 			c->failed++;
+			report_fail("concurrent submit", &r);
 			req_free(&r);
 			break;
 		}
-		memset(r.out, 0xa5, r.len);
-		r.status = 1;
-		if (req_submit(c->p, &r)) {
-			c->failed++;
-			req_free(&r);
-			break;
-		}
-		while (!__atomic_load_n(&r.done, __ATOMIC_ACQUIRE))
-			gpu_aes_producer_wait_idle(c->p);
+		c->posted++;
 		if (req_ok(&r)) {
 			c->passed++;
 		} else {
 			c->failed++;
-			printf("FAIL: concurrent alg %d dir %d keylen %u len %u aad %u status %d\n",
-			       r.alg, r.dir, key_len[r.key], r.len, r.aad_len,
-			       r.status);
+			report_fail("concurrent", &r);
 		}
 		req_free(&r);
 	}
 	return NULL;
 }
 
+static struct req q[MAXQ];
+
+static int phase1(struct rng *g, int rounds, const char *gpus,
+		  unsigned long long *passed, unsigned long long *failed,
+		  unsigned long long *bytes)
+{
+	struct counters c0, c1;
+	struct kring_host *h;
+	int64_t posted = 0;
+
+	/* One queue of 512 MiB: requests up to 64 MiB + AAD fit a quarter. */
+	kring_set_params(0, 128U << 20, 600000);
+	if (host_start(gpus, 1, 512ULL << 20, &h))
+		return -1;
+	counters_read(&c0);
+	for (int it = 0; it < rounds; it++) {
+		int n = 1 + (int)(rng_next(g) % (rng_next(g) % 4 ? 16 : MAXQ));
+		uint64_t total = 0;
+
+		/* Re-key now and then: new gen, new device copy. */
+		if (it % 7 == 3 && setkey(g, (int)(rng_next(g) % NKEYS)))
+			return -1;
+		for (int i = 0; i < n; i++) {
+			struct req *r = &q[i];
+			int alg = 1 + (int)(rng_next(g) % 4);
+
+			r->len = pick_len(g, alg);
+			if (total + r->len > (96U << 20))
+				r->len = 16;
+			if (make_req(g, r, alg, (int)(rng_next(g) % 2))) {
+				printf("FAIL: reference for alg %d len %u\n",
+				       alg, r->len);
+				return -1;
+			}
+			total += r->len + r->aad_len;
+		}
+		for (int i = 0; i < n; i++) {
+			int err = req_submit(&q[i]);
+
+			if (err) {
+				report_fail("submit", &q[i]);
+				return -1;
+			}
+			posted++;
+		}
+		if (wait_all(q, n)) {
+			printf("FAIL: round %d: requests never completed\n",
+			       it);
+			return -1;
+		}
+		for (int i = 0; i < n; i++) {
+			if (req_ok(&q[i])) {
+				(*passed)++;
+				*bytes += q[i].len;
+			} else {
+				(*failed)++;
+				report_fail("round", &q[i]);
+			}
+			req_free(&q[i]);
+		}
+	}
+	counters_read(&c1);
+	kring_host_stop(h);
+	return counters_clean("phase 1", &c0, &c1, posted);
+}
+
+static int phase2(int rounds, const char *gpus, unsigned long long *passed,
+		  unsigned long long *failed)
+{
+	struct counters c0, c1;
+	struct conc conc[8];
+	struct kring_host *h;
+	int64_t posted = 0;
+
+	/* Eight queues of 32 MiB: requests up to 4 MiB fit a quarter. */
+	kring_set_params(0, 8U << 20, 600000);
+	if (host_start(gpus, 8, 32ULL << 20, &h))
+		return -1;
+	counters_read(&c0);
+	/* Keys fixed: a re-key would fail requests in flight, by design. */
+	for (int t = 0; t < 8; t++) {
+		conc[t] = (struct conc){ 1000 + (uint64_t)t, t,
+					 rounds < 20 ? 20 : rounds * 2,
+					 0, 0, 0, 0 };
+		if (pthread_create(&conc[t].tid, NULL, conc_main, &conc[t]))
+			return -1;
+	}
+	for (int t = 0; t < 8; t++) {
+		pthread_join(conc[t].tid, NULL);
+		*passed += conc[t].passed;
+		*failed += conc[t].failed;
+		posted += (int64_t)conc[t].posted;
+	}
+	counters_read(&c1);
+	kring_host_stop(h);
+	return counters_clean("phase 2", &c0, &c1, posted);
+}
+
+/*
+ * The helper dies with the GPU busy: a burst of requests, and the kill as
+ * soon as the backend has the first batch of them.
+ */
+static int phase3(struct rng *g, const char *gpus, unsigned long long *passed,
+		  unsigned long long *failed)
+{
+	enum { N = MAXQ };
+	struct counters c0, c1;
+	struct kring_host *h;
+	int64_t helper_done;
+	int i;
+
+	kring_set_params(0, 8U << 20, 600000);
+	if (host_start(gpus, 1, 256ULL << 20, &h))
+		return -1;
+	for (i = 0; i < N; i++) {
+		int alg = 1 + (int)(rng_next(g) % 4);
+
+		q[i].len = 1 + (uint32_t)(rng_next(g) % (4U << 20));
+		if (alg == GPU_AES_ALG_ECB)
+			q[i].len = (q[i].len + 15) & ~15U;
+		if (make_req(g, &q[i], alg, (int)(rng_next(g) % 2)))
+			return -1;
+	}
+	counters_read(&c0);
+	for (i = 0; i < N; i++)
+		if (req_submit(&q[i])) {
+			report_fail("phase 3 submit", &q[i]);
+			return -1;
+		}
+	/* The backend holds a batch: kill now. */
+	for (;;) {
+		struct gpu_aes_core_stats st;
+
+		kring_host_core_stats(h, &st);
+		if (st.batches)
+			break;
+		sched_yield();
+	}
+	kring_host_kill(h);
+	check_untouched = 0;
+	if (wait_all(q, N)) {
+		printf("FAIL: phase 3: requests never completed after the kill\n");
+		return -1;
+	}
+	counters_read(&c1);
+	for (i = 0; i < N; i++) {
+		if (req_ok(&q[i])) {
+			(*passed)++;
+		} else {
+			(*failed)++;
+			report_fail("after the kill", &q[i]);
+		}
+		req_free(&q[i]);
+	}
+	/*
+	 * Each request posted came back from the helper or was replayed:
+	 * recomputed counts the replays; late completions cannot exist (the
+	 * region is gone when the helper is).
+	 */
+	helper_done = (c1.ring - c0.ring) - (c1.recomputed - c0.recomputed);
+	printf("check_backend: kill: %d requests, %lld completed by the GPU, %lld replayed on the CPU\n",
+	       N, (long long)helper_done,
+	       (long long)(c1.recomputed - c0.recomputed));
+	if (c1.recomputed == c0.recomputed || c1.late != c0.late) {
+		printf("FAIL: phase 3: the kill did not land mid-batch (replayed %lld, late %lld)\n",
+		       (long long)(c1.recomputed - c0.recomputed),
+		       (long long)(c1.late - c0.late));
+		(*failed)++;
+	}
+	return counters_clean("phase 3", &c0, &c1, N);
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 200;
 	const char *gpus = argc > 2 ? argv[2] : NULL;
-	struct gpu_aes_producer_config cfg;
-	struct gpu_aes_producer *p;
-	static struct req q[MAXQ];
 	unsigned long long passed = 0, failed = 0, bytes = 0;
 	struct rng g;
 	int err;
@@ -331,115 +637,24 @@ int main(int argc, char **argv)
 		printf("SKIP: check-gpu: no CUDA GPU on this machine\n");
 		return 0;
 	}
+	if (kring_init()) {
+		printf("FAIL: kring_init\n");
+		return 1;
+	}
+	/* The GPU is what is checked: every request to the ring. */
+	kring_set_dispatch("ring");
 	rng_seed(&g, 20261121);
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.nr_entries = 1024;
-	cfg.nr_keys = NKEYS + NXKEYS;
-	cfg.data_size = 256U << 20;
-	cfg.backend = "cuda";
-	cfg.backend_cfg.gpus = gpus;
-	cfg.spin_us = 20;
-	err = gpu_aes_producer_create(&cfg, &p);
-	if (err) {
-		printf("FAIL: producer with the cuda backend: %d\n", err);
-		return 1;
-	}
-	if (strcmp(gpu_aes_producer_backend(p), "cuda")) {
-		printf("FAIL: backend is %s, not cuda\n",
-		       gpu_aes_producer_backend(p));
-		return 1;
-	}
-	{
-		struct gpu_aes_producer_config cc = cfg;
-
-		cc.backend = "cpu";
-		cc.data_size = 80U << 20;
-		cc.nr_entries = 64;
-		err = gpu_aes_producer_create(&cc, &cpu_p);
-		if (err) {
-			printf("FAIL: producer with the cpu backend: %d\n", err);
-			return 1;
-		}
-	}
 	for (int k = 0; k < NKEYS + NXKEYS; k++)
-		if (setkey(p, &g, k))
+		if (setkey(&g, k)) {
+			printf("FAIL: setkey %d\n", k);
 			return 1;
-	for (int it = 0; it < rounds; it++) {
-		int n = 1 + (int)(rng_next(&g) % (rng_next(&g) % 4 ? 16 : MAXQ));
-		uint64_t total = 0;
-
-		/* Re-key a slot now and then: new gen, new device copy. */
-		if (it % 7 == 3 && setkey(p, &g, (int)(rng_next(&g) % NKEYS)))
-			return 1;
-		for (int i = 0; i < n; i++) {
-			struct req *r = &q[i];
-			int inplace = (int)(rng_next(&g) % 2);
-			int alg = 1 + (int)(rng_next(&g) % 4);
-
-			r->len = pick_len(&g, alg);
-			if (total + r->len > (96U << 20))
-				r->len = 16;
-			if (make_req(&g, r, alg, inplace)) {
-				printf("FAIL: reference for alg %d len %u\n",
-				       alg, r->len);
-				return 1;
-			}
-			total += r->len + r->aad_len;
-			if (r->out != r->in)
-				memset(r->out, 0xa5, r->len);
-			r->done = 0;
-			r->status = 1;
 		}
-		for (int i = 0; i < n; i++) {
-			struct req *r = &q[i];
-
-			err = req_submit(p, r);
-			if (err) {
-				printf("FAIL: submit alg %d len %u: %d\n",
-				       r->alg, r->len, err);
-				return 1;
-			}
-		}
-		gpu_aes_producer_wait_idle(p);
-		for (int i = 0; i < n; i++) {
-			struct req *r = &q[i];
-
-			if (req_ok(r)) {
-				passed++;
-				bytes += r->len;
-			} else {
-				failed++;
-				printf("FAIL: round %d req %d alg %d dir %d keylen %u len %u aad %u auth %u flip %d status %d (want %d)\n",
-				       it, i, r->alg, r->dir, key_len[r->key],
-				       r->len, r->aad_len, r->auth_len, r->flip,
-				       r->status, r->want_status);
-			}
-			req_free(r);
-		}
-	}
-	/* Phase 2: 8 submitters at once, keys fixed (a re-key would fail
-	 * the other threads' requests in flight, by design). */
-	struct conc conc[8];
-
-	for (int t = 0; t < 8; t++) {
-		conc[t] = (struct conc){ p, 1000 + (uint64_t)t,
-					 rounds < 20 ? 20 : rounds * 2, 0, 0, 0 };
-		if (pthread_create(&conc[t].tid, NULL, conc_main, &conc[t]))
-			return 1;
-	}
-	for (int t = 0; t < 8; t++) {
-		pthread_join(conc[t].tid, NULL);
-		passed += conc[t].passed;
-		failed += conc[t].failed;
-	}
-
-	struct gpu_aes_producer_stats st;
-
-	gpu_aes_producer_get_stats(p, &st);
-	gpu_aes_producer_destroy(p);
-	gpu_aes_producer_destroy(cpu_p);
-	printf("check_backend: %llu passed, %llu failed (%llu MiB compared, %llu batches, rejected %llu)\n",
-	       passed, failed, bytes >> 20, (unsigned long long)st.batches,
-	       (unsigned long long)st.rejected);
-	return failed || st.rejected ? 1 : 0;
+	err = phase1(&g, rounds, gpus, &passed, &failed, &bytes);
+	if (!err)
+		err = phase2(rounds, gpus, &passed, &failed);
+	if (!err)
+		err = phase3(&g, gpus, &passed, &failed);
+	printf("check_backend: %llu passed, %llu failed (%llu MiB compared)%s\n",
+	       passed, failed, bytes >> 20, err ? ", stopped early" : "");
+	return failed || err ? 1 : 0;
 }

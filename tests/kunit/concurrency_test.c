@@ -83,7 +83,7 @@ static int gt_call_fn(void *data)
 	else if (c->detach)
 		gpu_aes_ring_detach(&gpu_aes_ring);
 	else
-		c->ret = gpu_aes_ring_reap(&gpu_aes_ring);
+		c->ret = gpu_aes_ring_reap(&gpu_aes_ring, 0);
 	complete(&c->done);
 	return 0;
 }
@@ -113,7 +113,8 @@ static bool gt_wait_detaching(void)
 {
 	unsigned long end = jiffies + GT_WAIT;
 
-	while (READ_ONCE(gpu_aes_ring.attached)) {
+	/* Queues are marked detached first; then detach waits for users. */
+	while (READ_ONCE(GT_Q0->attached)) {
 		if (time_after(jiffies, end))
 			return false;
 		schedule_timeout_uninterruptible(1);
@@ -142,7 +143,7 @@ static void gpu_aes_conc_scan_mid_copy(struct kunit *test)
 	gt_set_timeout_ms(test, 1);
 	gt_park_at(test, false);
 	/* a must not stall the ring before b has reserved its tag. */
-	mutex_lock(&gpu_aes_ring.scan_mutex);
+	mutex_lock(&GT_Q0->scan_mutex);
 	atomic_set(&gt_park.hits, 1);	/* a copies in unparked */
 	KUNIT_EXPECT_EQ(test, gt_req_start(a, false), -EINPROGRESS);
 	atomic_set(&gt_park.hits, 0);
@@ -154,13 +155,13 @@ static void gpu_aes_conc_scan_mid_copy(struct kunit *test)
 		schedule_timeout_uninterruptible(1);
 	/* b's post must get a deadline nobody reaches in this test. */
 	gt_set_timeout_ms(test, 600000);
-	mutex_unlock(&gpu_aes_ring.scan_mutex);
-	mod_delayed_work(system_wq, &gpu_aes_ring.timeout_work, 0);
-	flush_delayed_work(&gpu_aes_ring.timeout_work);
+	mutex_unlock(&GT_Q0->scan_mutex);
+	mod_delayed_work(system_wq, &GT_Q0->timeout_work, 0);
+	flush_delayed_work(&GT_Q0->timeout_work);
 
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 1);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tags[0].state, GPU_AES_TAG_TIMED_OUT);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tags[1].state, GPU_AES_TAG_RESERVED);
+	KUNIT_EXPECT_EQ(test, GT_Q0->tags[0].state, GPU_AES_TAG_TIMED_OUT);
+	KUNIT_EXPECT_EQ(test, GT_Q0->tags[1].state, GPU_AES_TAG_RESERVED);
 	KUNIT_EXPECT_EQ(test, gt_req_events(b), 0);
 	gt_req_expect_done(test, a);
 
@@ -180,7 +181,7 @@ static void gpu_aes_conc_scan_mid_copy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_LATE_COMPLETIONS),
 			1);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS), 2);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_tail, gpu_aes_ring.tag_head);
+	KUNIT_EXPECT_EQ(test, GT_Q0->tag_tail, GT_Q0->tag_head);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
 }
 
@@ -223,7 +224,7 @@ static void gpu_aes_conc_detach_mid_copy_in(struct kunit *test)
 	KUNIT_EXPECT_EQ(test,
 			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_NO_HELPER), 1);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gpu_aes_ring.users), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&GT_Q0->users), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
 }
 
@@ -250,7 +251,7 @@ static void gpu_aes_conc_detach_mid_copy_out(struct kunit *test)
 	c = gt_call_start(test, NULL, false);
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&gt_park.entered,
 							    GT_WAIT));
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tags[sqe.tag].state,
+	KUNIT_EXPECT_EQ(test, GT_Q0->tags[sqe.tag].state,
 			GPU_AES_TAG_COMPLETING);
 	d = gt_call_start(test, NULL, true);
 	KUNIT_EXPECT_TRUE(test, gt_wait_detaching());
@@ -264,7 +265,7 @@ static void gpu_aes_conc_detach_mid_copy_out(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->ret, 1);
 	gt_req_expect_done(test, a);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gpu_aes_ring.users), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&GT_Q0->users), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
 }
 
@@ -316,7 +317,7 @@ static int gt_reaper_fn(void *data)
 					 kthread_should_stop());
 		seen = atomic_read(&all->round);
 		do {
-			n = gpu_aes_ring_reap(&gpu_aes_ring);
+			n = gpu_aes_ring_reap(&gpu_aes_ring, 0);
 			if (n > 0)
 				atomic_add(n, &rp->accepted);
 			else if (n < 0)
@@ -412,7 +413,7 @@ static void gpu_aes_conc_reapers(struct kunit *test)
 		for (j = 0; j < GT_CONC_REQS; j++)
 			gt_req_expect_done(test, r[i][j]);
 		/* The next round reuses the CQ: all of it must be claimed. */
-		KUNIT_ASSERT_EQ(test, READ_ONCE(h->hdr->cq_head), h->cq_tail);
+		KUNIT_ASSERT_EQ(test, READ_ONCE(h->qhdr->cq_head), h->q[0].cq_tail);
 	}
 
 	gt_reapers_stop(all);
@@ -431,9 +432,9 @@ static void gpu_aes_conc_reapers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 0);
 	KUNIT_EXPECT_GE(test, atomic_read(&gt_copying_max), 2);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.in_flight, 0);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_tail, gpu_aes_ring.tag_head);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.data_tail, gpu_aes_ring.data_head);
+	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, 0);
+	KUNIT_EXPECT_EQ(test, GT_Q0->tag_tail, GT_Q0->tag_head);
+	KUNIT_EXPECT_EQ(test, GT_Q0->data_tail, GT_Q0->data_head);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
 }
 

@@ -15,22 +15,10 @@
 /* The driver has one ring, so at most one fake is attached to it. */
 static struct fake_helper *fake_helper_current;
 
-static void fake_helper_words_to_bytes(u8 *out, const u32 *w, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		__le32 v = cpu_to_le32(w[i]);
-
-		memcpy(out + 4 * i, &v, 4);
-	}
-}
-
 /*
  * The key table entry the sqe names must be the one the kernel promised:
- * right generation, schedules that match the raw key in the ABI's byte
- * order (what the CUDA kernels load), a tweak key and its schedule exactly
- * when the sqe is XTS, and zeros everywhere else.
+ * right generation, a valid key length, a tweak key exactly when the sqe
+ * is XTS (same length), and zeros everywhere else.
  */
 static int fake_helper_key(struct fake_helper *h, const struct gpu_aes_sqe *sqe,
 			   struct crypto_aes_ctx *ctx,
@@ -38,14 +26,13 @@ static int fake_helper_key(struct fake_helper *h, const struct gpu_aes_sqe *sqe,
 {
 	bool xts = sqe->alg == GPU_AES_ALG_XTS;
 	const struct gpu_aes_key *k;
-	unsigned int n, klen;
-	u8 sched[240];
-	int ret = -EINVAL;
+	unsigned int klen;
 
 	if (sqe->key_slot >= h->setup.nr_keys)
 		return -EINVAL;
 	k = &h->keys[sqe->key_slot];
-	if (k->gen != sqe->key_gen || k->rounds != 6 + k->key_len / 4)
+	if (k->gen != sqe->key_gen || !gpu_aes_key_len_valid(k->key_len) ||
+	    k->reserved)
 		return -EINVAL;
 	if (k->tweak_len != (xts ? k->key_len : 0))
 		return -EINVAL;
@@ -55,32 +42,9 @@ static int fake_helper_key(struct fake_helper *h, const struct gpu_aes_sqe *sqe,
 		return -EINVAL;
 	if (aes_expandkey(ctx, k->key, k->key_len))
 		return -EINVAL;
-	n = 4 * (k->rounds + 1);
-	fake_helper_words_to_bytes(sched, ctx->key_enc, n);
-	if (memcmp(sched, k->enc_sched, 4 * n) ||
-	    memchr_inv(k->enc_sched + 4 * n, 0, sizeof(k->enc_sched) - 4 * n))
-		goto out;
-	fake_helper_words_to_bytes(sched, ctx->key_dec, n);
-	if (memcmp(sched, k->dec_sched, 4 * n) ||
-	    memchr_inv(k->dec_sched + 4 * n, 0, sizeof(k->dec_sched) - 4 * n))
-		goto out;
-	if (!xts) {
-		if (memchr_inv(k->tweak_sched, 0, sizeof(k->tweak_sched)))
-			goto out;
-		ret = 0;
-		goto out;
-	}
-	if (aes_expandkey(tweak, k->key + k->key_len, k->tweak_len))
-		goto out;
-	fake_helper_words_to_bytes(sched, tweak->key_enc, n);
-	if (memcmp(sched, k->tweak_sched, 4 * n) ||
-	    memchr_inv(k->tweak_sched + 4 * n, 0,
-		       sizeof(k->tweak_sched) - 4 * n))
-		goto out;
-	ret = 0;
-out:
-	memzero_explicit(sched, sizeof(sched));
-	return ret;
+	if (xts && aes_expandkey(tweak, k->key + k->key_len, k->tweak_len))
+		return -EINVAL;
+	return 0;
 }
 
 /* GCM through lib/crypto/aesgcm.c, on the ABI's text | tag | AAD layout. */
@@ -109,6 +73,7 @@ static int fake_helper_gcm(struct fake_helper *h, const struct gpu_aes_sqe *sqe)
 
 int fake_helper_compute(struct fake_helper *h, const struct gpu_aes_sqe *sqe)
 {
+	u64 slice = h->geo.queue_data_size, base = h->cur * slice;
 	struct crypto_aes_ctx ctx, tweak;
 	bool dec = sqe->dir == GPU_AES_DIR_DECRYPT;
 	bool gcm = sqe->alg == GPU_AES_ALG_GCM;
@@ -116,27 +81,21 @@ int fake_helper_compute(struct fake_helper *h, const struct gpu_aes_sqe *sqe)
 	u64 span;
 	u8 *buf;
 
-	if (sqe->tag >= h->setup.nr_entries ||
+	/* The seq names the queue the kernel posted it on. */
+	if (sqe->tag >= h->geo.queue_entries || (sqe->seq & 0xff) != h->cur ||
 	    memchr_inv(sqe->reserved1, 0, sizeof(sqe->reserved1)))
 		goto bad;
-	if (sqe->alg < GPU_AES_ALG_ECB || sqe->alg > GPU_AES_ALG_GCM)
+	if (!gpu_aes_sqe_alg_fields_valid(sqe))
 		goto bad;
 	if (sqe->dir != GPU_AES_DIR_ENCRYPT && sqe->dir != GPU_AES_DIR_DECRYPT)
 		goto bad;
+	/* Inside the queue's own slice of the data area, 64-byte aligned. */
 	span = gpu_aes_sqe_span(sqe->alg, sqe->len, sqe->aad_len);
 	if ((!gcm && !sqe->len) || sqe->data_off % GPU_AES_DATA_ALIGN ||
-	    sqe->data_off > h->setup.data_size ||
-	    span > h->setup.data_size - sqe->data_off)
+	    sqe->data_off < base || sqe->data_off - base > slice ||
+	    span > slice - (sqe->data_off - base))
 		goto bad;
-	if (sqe->alg == GPU_AES_ALG_ECB &&
-	    (sqe->len % AES_BLOCK_SIZE || memchr_inv(sqe->iv, 0, 16)))
-		goto bad;
-	if (sqe->alg == GPU_AES_ALG_XTS && sqe->len < AES_BLOCK_SIZE)
-		goto bad;
-	if (gcm && (crypto_gcm_check_authsize(sqe->auth_len) ||
-		    memchr_inv(sqe->iv + GCM_AES_IV_SIZE, 0, 4)))
-		goto bad;
-	if (!gcm && (sqe->aad_len || sqe->auth_len))
+	if (sqe->alg == GPU_AES_ALG_ECB && memchr_inv(sqe->iv, 0, 16))
 		goto bad;
 	if (fake_helper_key(h, sqe, &ctx, &tweak))
 		goto bad;
@@ -170,68 +129,79 @@ bad:
 	return GPU_AES_STATUS_EINVAL;
 }
 
+void fake_helper_use(struct fake_helper *h, u32 q)
+{
+	h->cur = q;
+	h->qhdr = h->q[q].qhdr;
+	h->sq = h->q[q].sq;
+	h->cq = h->q[q].cq;
+}
+
 unsigned int fake_helper_pending(struct fake_helper *h)
 {
 	/* Entries and data before the tail; pairs with the kernel's release. */
-	return smp_load_acquire(&h->hdr->sq_tail) - h->sq_head;
+	return smp_load_acquire(&h->qhdr->sq_tail) - h->q[h->cur].sq_head;
 }
 
 unsigned int fake_helper_fetch(struct fake_helper *h, struct gpu_aes_sqe *out,
 			       unsigned int max)
 {
-	u32 mask = h->setup.nr_entries - 1;
+	struct fake_queue *fq = &h->q[h->cur];
+	u32 mask = h->geo.queue_entries - 1;
 	unsigned int n = 0, avail = fake_helper_pending(h);
 
-	if (avail > h->setup.nr_entries) {
+	if (avail > h->geo.queue_entries) {
 		/* The kernel overran its own queue. */
 		atomic_inc(&h->sqe_errors);
-		avail = h->setup.nr_entries;
+		avail = h->geo.queue_entries;
 	}
 	while (n < avail && n < max) {
-		memcpy(&out[n], &h->sq[h->sq_head & mask], sizeof(*out));
-		h->sq_head++;
+		memcpy(&out[n], &fq->sq[fq->sq_head & mask], sizeof(*out));
+		fq->sq_head++;
 		n++;
 	}
-	WRITE_ONCE(h->hdr->sq_head, h->sq_head);
+	WRITE_ONCE(fq->qhdr->sq_head, fq->sq_head);
 	return n;
 }
 
 void fake_helper_post(struct fake_helper *h, u32 tag, u32 seq, s32 status)
 {
-	struct gpu_aes_cqe *c = &h->cq[h->cq_tail & (h->setup.nr_entries - 1)];
+	struct fake_queue *fq = &h->q[h->cur];
+	struct gpu_aes_cqe *c = &fq->cq[fq->cq_tail & (h->geo.queue_entries - 1)];
 
 	c->tag = tag;
 	c->seq = seq;
 	c->status = status;
 	c->reserved = 0;
-	h->cq_tail++;
+	fq->cq_tail++;
 }
 
 void fake_helper_publish_tail(struct fake_helper *h, u32 tail)
 {
 	/* cqes and data before the tail; pairs with the kernel's acquire. */
-	smp_store_release(&h->hdr->cq_tail, tail);
+	smp_store_release(&h->qhdr->cq_tail, tail);
 }
 
 void fake_helper_publish(struct fake_helper *h)
 {
-	fake_helper_publish_tail(h, h->cq_tail);
+	fake_helper_publish_tail(h, h->q[h->cur].cq_tail);
 }
 
 int fake_helper_reap(struct fake_helper *h)
 {
 	atomic_inc(&h->reaps);
-	return gpu_aes_ring_reap(h->ring);
+	return gpu_aes_ring_reap(h->ring, h->cur);
 }
 
-unsigned int fake_helper_run(struct fake_helper *h)
+/* Everything pending on the current queue, one at a time. */
+static unsigned int fake_helper_run_queue(struct fake_helper *h)
 {
 	struct gpu_aes_sqe sqe;
 	unsigned int done = 0;
 
 	/*
 	 * One at a time so the CQ (as deep as the SQ) can never overflow: the
-	 * kernel holds at most nr_entries tags.
+	 * kernel holds at most queue_entries tags per queue.
 	 */
 	while (fake_helper_fetch(h, &sqe, 1)) {
 		fake_helper_post(h, sqe.tag, sqe.seq,
@@ -245,6 +215,38 @@ unsigned int fake_helper_run(struct fake_helper *h)
 	return done;
 }
 
+unsigned int fake_helper_run(struct fake_helper *h)
+{
+	u32 cur = h->cur, i;
+	unsigned int done = 0;
+
+	for (i = 0; i < h->geo.nr_queues; i++) {
+		fake_helper_use(h, i);
+		done += fake_helper_run_queue(h);
+	}
+	fake_helper_use(h, cur);
+	return done;
+}
+
+/* Any queue with entries the fake has not read. */
+static bool fake_helper_any_pending(struct fake_helper *h)
+{
+	u32 i;
+
+	for (i = 0; i < h->geo.nr_queues; i++)
+		if (smp_load_acquire(&h->q[i].qhdr->sq_tail) != h->q[i].sq_head)
+			return true;
+	return false;
+}
+
+static void fake_helper_set_flags(struct fake_helper *h, u32 flags)
+{
+	u32 i;
+
+	for (i = 0; i < h->geo.nr_queues; i++)
+		WRITE_ONCE(h->q[i].qhdr->helper_flags, flags);
+}
+
 /*
  * The real helper's loop: drain, announce sleep with NEED_WAKEUP, re-check,
  * sleep.  Anything the kernel posts after the re-check must kick us.
@@ -254,12 +256,12 @@ static void fake_helper_work(struct work_struct *work)
 	struct fake_helper *h = container_of(work, struct fake_helper, work);
 
 	for (;;) {
-		WRITE_ONCE(h->hdr->helper_flags, 0);
+		fake_helper_set_flags(h, 0);
 		fake_helper_run(h);
-		WRITE_ONCE(h->hdr->helper_flags, GPU_AES_HELPER_NEED_WAKEUP);
+		fake_helper_set_flags(h, GPU_AES_HELPER_NEED_WAKEUP);
 		/* Pairs with the kernel's smp_mb() between tail and flags. */
 		smp_mb();
-		if (!fake_helper_pending(h))
+		if (!fake_helper_any_pending(h))
 			break;
 	}
 }
@@ -284,24 +286,34 @@ void fake_helper_set_automatic(struct fake_helper *h, bool on)
 	} else {
 		flush_workqueue(h->wq);
 		/* Manual: nobody sleeps, so the kernel need not kick. */
-		WRITE_ONCE(h->hdr->helper_flags, 0);
+		fake_helper_set_flags(h, 0);
 	}
 }
 
-int fake_helper_attach(struct fake_helper *h, struct gpu_aes_ring *ring,
-		       u32 nr_entries, u32 nr_keys, u64 data_size,
-		       bool automatic)
+int fake_helper_attach_queues(struct fake_helper *h, struct gpu_aes_ring *ring,
+			      u32 nr_queues, u32 nr_entries, u32 nr_keys,
+			      u64 queue_data, bool automatic)
 {
+	u32 i;
 	int ret;
 
+	if (nr_queues > FAKE_HELPER_MAX_QUEUES)
+		return -EINVAL;
 	memset(h, 0, sizeof(*h));
 	h->ring = ring;
+	h->geo.nr_queues = nr_queues;
+	h->geo.queue_entries = nr_entries;
+	h->geo.nr_keys = nr_keys;
+	h->geo.page_size = PAGE_SIZE;
+	h->geo.queue_data_size = queue_data;
 	h->setup.abi_version = GPU_AES_ABI_VERSION;
 	h->setup.features = GPU_AES_FEAT_NEED_WAKEUP;
-	h->setup.nr_entries = nr_entries;
+	h->setup.nr_queues = nr_queues;
+	h->setup.queue_entries = nr_entries;
 	h->setup.nr_keys = nr_keys;
-	h->setup.data_size = data_size;
-	gpu_aes_layout(nr_entries, nr_keys, data_size, &h->layout);
+	h->setup.page_size = PAGE_SIZE;
+	h->setup.queue_data_size = queue_data;
+	gpu_aes_layout(&h->geo, &h->layout);
 	h->setup.region_size = h->layout.region_size;
 	h->region = vmalloc(h->layout.region_size);
 	if (!h->region)
@@ -310,10 +322,17 @@ int fake_helper_attach(struct fake_helper *h, struct gpu_aes_ring *ring,
 	memset(h->region, 0xa5, h->layout.region_size);
 	h->setup.region_addr = (unsigned long)h->region;
 	h->hdr = h->region;
-	h->sq = h->region + h->layout.sq_off;
-	h->cq = h->region + h->layout.cq_off;
 	h->keys = h->region + h->layout.keys_off;
 	h->data = h->region + h->layout.data_off;
+	for (i = 0; i < nr_queues; i++) {
+		void *qbase = h->region + h->layout.queues_off +
+			      i * h->layout.queue_stride;
+
+		h->q[i].qhdr = qbase;
+		h->q[i].sq = qbase + h->layout.sq_off;
+		h->q[i].cq = qbase + h->layout.cq_off;
+	}
+	fake_helper_use(h, 0);
 	h->wq = alloc_ordered_workqueue("gpu_aes_fake_helper", 0);
 	if (!h->wq) {
 		vfree(h->region);
@@ -332,8 +351,16 @@ int fake_helper_attach(struct fake_helper *h, struct gpu_aes_ring *ring,
 		return ret;
 	}
 	if (automatic)
-		WRITE_ONCE(h->hdr->helper_flags, GPU_AES_HELPER_NEED_WAKEUP);
+		fake_helper_set_flags(h, GPU_AES_HELPER_NEED_WAKEUP);
 	return 0;
+}
+
+int fake_helper_attach(struct fake_helper *h, struct gpu_aes_ring *ring,
+		       u32 nr_entries, u32 nr_keys, u64 data_size,
+		       bool automatic)
+{
+	return fake_helper_attach_queues(h, ring, 1, nr_entries, nr_keys,
+					 data_size, automatic);
 }
 
 void fake_helper_detach(struct fake_helper *h)

@@ -23,23 +23,27 @@ struct gt_bad_cqe {
 	s32 status;
 };
 
-/* Tags 0 and 1 are in flight with seq 1; tag 5 is free with seq 0. */
+/*
+ * Tags 0 and 1 are in flight with seq GT_SEQ(1, 0); tag 5 is free with
+ * seq GT_SEQ(0, 0) (queue 0's seqs: ring.h).
+ */
 static const struct gt_bad_cqe gt_bad_cqes[] = {
-	{ NR, 1, 0 },			/* out of range */
+	{ NR, GT_SEQ(1, 0), 0 },		/* out of range */
 	{ NR + 1, 0, 0 },
-	{ U32_MAX, 1, 0 },
-	{ 0x80000000, 1, 0 },
-	{ 5, 0, 0 },			/* free slot, matching seq */
-	{ 5, 1, 0 },			/* free slot */
-	{ 0, 0, 0 },			/* stale seq */
-	{ 0, 2, 0 },			/* future seq */
+	{ U32_MAX, GT_SEQ(1, 0), 0 },
+	{ 0x80000000, GT_SEQ(1, 0), 0 },
+	{ 5, GT_SEQ(0, 0), 0 },			/* free slot, matching seq */
+	{ 5, GT_SEQ(1, 0), 0 },			/* free slot */
+	{ 0, GT_SEQ(0, 0), 0 },			/* stale seq */
+	{ 0, GT_SEQ(2, 0), 0 },			/* future seq */
+	{ 0, GT_SEQ(1, 1), 0 },			/* another queue's seq */
 	{ 1, U32_MAX, 0 },
-	{ 0, 1, 1 },			/* undefined statuses */
-	{ 0, 1, -1 },
-	{ 1, 1, -11 },			/* -EAGAIN is not in the ABI */
-	{ 1, 1, S32_MIN },
-	{ 1, 1, S32_MAX },
-	{ 0, 1, GPU_AES_STATUS_EBADMSG },	/* CTR is no GCM decryption */
+	{ 0, GT_SEQ(1, 0), 1 },			/* undefined statuses */
+	{ 0, GT_SEQ(1, 0), -1 },
+	{ 1, GT_SEQ(1, 0), -11 },		/* -EAGAIN is not in the ABI */
+	{ 1, GT_SEQ(1, 0), S32_MIN },
+	{ 1, GT_SEQ(1, 0), S32_MAX },
+	{ 0, GT_SEQ(1, 0), GPU_AES_STATUS_EBADMSG },	/* CTR is no GCM decryption */
 };
 
 static void gpu_aes_hostile_rejected_one_by_one(struct kunit *test)
@@ -71,14 +75,14 @@ static void gpu_aes_hostile_rejected_one_by_one(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, gt_req_events(r[0]), 0);
 	KUNIT_EXPECT_EQ(test, gt_req_events(r[1]), 0);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.in_flight, 2);
+	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, 2);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_HELPER_ERRORS), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
 
 	/* The real ones, with a duplicate inside the same batch. */
-	fake_helper_post(h, 0, 1, 0);
-	fake_helper_post(h, 0, 1, 0);
-	fake_helper_post(h, 1, 1, 0);
+	fake_helper_post(h, 0, GT_SEQ(1, 0), 0);
+	fake_helper_post(h, 0, GT_SEQ(1, 0), 0);
+	fake_helper_post(h, 1, GT_SEQ(1, 0), 0);
 	fake_helper_publish(h);
 	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 2);
 	gt_req_expect_done(test, r[0]);
@@ -88,8 +92,8 @@ static void gpu_aes_hostile_rejected_one_by_one(struct kunit *test)
 			ARRAY_SIZE(gt_bad_cqes) + 1);
 
 	/* And again, after the tags were freed. */
-	fake_helper_post(h, 0, 1, 0);
-	fake_helper_post(h, 1, 1, 0);
+	fake_helper_post(h, 0, GT_SEQ(1, 0), 0);
+	fake_helper_post(h, 1, GT_SEQ(1, 0), 0);
 	fake_helper_publish(h);
 	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 0);
 	KUNIT_EXPECT_EQ(test,
@@ -99,7 +103,7 @@ static void gpu_aes_hostile_rejected_one_by_one(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_req_events(r[1]), 1);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_LATE_COMPLETIONS),
 			0);
-	KUNIT_EXPECT_EQ(test, h->hdr->cq_head, h->cq_tail);
+	KUNIT_EXPECT_EQ(test, h->qhdr->cq_head, h->q[0].cq_tail);
 }
 
 /* A cq_tail more than a ring ahead: the batch is refused, nothing moves. */
@@ -122,7 +126,7 @@ static void gpu_aes_hostile_cq_tail(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(bad_tails); i++) {
 		fake_helper_publish_tail(h, bad_tails[i]);
 		KUNIT_EXPECT_EQ(test, fake_helper_reap(h), -EINVAL);
-		KUNIT_EXPECT_EQ(test, gpu_aes_ring.cq_head, 0);
+		KUNIT_EXPECT_EQ(test, GT_Q0->cq_head, 0);
 	}
 	KUNIT_EXPECT_EQ(test,
 			gt_stats_delta(&s, GPU_AES_STAT_REJECTED_COMPLETIONS),
@@ -187,19 +191,22 @@ static void gpu_aes_hostile_scribbled_region(struct kunit *test)
 			gt_req_expect_done(test, r[i]);
 
 		hdr->magic = U32_MAX;
-		hdr->nr_entries = U32_MAX;
+		hdr->nr_queues = U32_MAX;
+		hdr->queue_entries = U32_MAX;
 		hdr->nr_keys = U32_MAX;
+		hdr->page_size = U32_MAX;
 		hdr->region_size = U64_MAX;
-		hdr->sq_off = U64_MAX;
-		hdr->cq_off = U64_MAX;
+		hdr->queues_off = U64_MAX;
+		hdr->queue_stride = U64_MAX;
 		hdr->keys_off = U64_MAX;
 		hdr->data_off = U64_MAX;
-		hdr->data_size = U64_MAX;
-		hdr->cq_head = U32_MAX / 3;
+		hdr->queue_data_size = U64_MAX;
+		h->qhdr->sq_tail = U32_MAX / 5;
+		h->qhdr->cq_head = U32_MAX / 3;
 		memset(h->sq, 0xff, NR * sizeof(*h->sq));
 	}
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.nr_entries, NR);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.data_size, FAKE_HELPER_DATA);
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring.queue_entries, NR);
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring.queue_data_size, FAKE_HELPER_DATA);
 }
 
 static struct kunit_case gpu_aes_hostile_cases[] = {

@@ -41,7 +41,7 @@ static void gpu_aes_detach_in_flight(struct kunit *test)
 	}
 	/* The helper read half of them and wrecked the whole data area. */
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, 8), 8);
-	memset(h->data, 0xee, h->setup.data_size);
+	memset(h->data, 0xee, h->geo.queue_data_size);
 
 	gpu_aes_ring_detach(&gpu_aes_ring);
 	for (i = 0; i < NR; i++)

@@ -34,31 +34,31 @@ static struct gpu_aes_tfm_key *gt_key(struct gt_tfm *t)
 /* As if @t had last used its slot @ago jiffies ago. */
 static void gt_age(struct gt_tfm *t, unsigned long ago)
 {
-	spin_lock_bh(&gpu_aes_ring.lock);
+	spin_lock_bh(&gpu_aes_ring.key_lock);
 	gt_key(t)->last_use = jiffies - ago;
 	/* The table changed under the scan's feet: let it look again. */
 	gpu_aes_ring.key_scan_after = jiffies;
-	spin_unlock_bh(&gpu_aes_ring.lock);
+	spin_unlock_bh(&gpu_aes_ring.key_lock);
 }
 
 /* Keep the deadline scan out while a test posts (see timeout_test.c). */
 static void gt_hold_deadlines(void)
 {
-	mutex_lock(&gpu_aes_ring.scan_mutex);
+	mutex_lock(&GT_Q0->scan_mutex);
 }
 
 static void gt_release_deadlines(void)
 {
-	mutex_unlock(&gpu_aes_ring.scan_mutex);
+	mutex_unlock(&GT_Q0->scan_mutex);
 }
 
 static int gt_slot(struct gt_tfm *t)
 {
 	int slot;
 
-	spin_lock_bh(&gpu_aes_ring.lock);
+	spin_lock_bh(&gpu_aes_ring.key_lock);
 	slot = gt_key(t)->slot;
-	spin_unlock_bh(&gpu_aes_ring.lock);
+	spin_unlock_bh(&gpu_aes_ring.key_lock);
 	return slot;
 }
 
@@ -309,8 +309,8 @@ static void gpu_aes_live_backlog_leaves_at_first_deadline(struct kunit *test)
 	gt_req_expect_done(test, b);
 	KUNIT_EXPECT_EQ(test, DELTA(TIMEOUTS), NR);
 	KUNIT_EXPECT_EQ(test, DELTA(RECOMPUTED), NR + 1);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.in_flight, 0);
-	KUNIT_EXPECT_TRUE(test, list_empty(&gpu_aes_ring.backlog));
+	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, 0);
+	KUNIT_EXPECT_TRUE(test, list_empty(&GT_Q0->backlog));
 	KUNIT_EXPECT_EQ(test, fake_helper_pending(h), NR);
 }
 

@@ -35,14 +35,14 @@ static void gpu_aes_ring_full(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_BACKLOGGED), 1);
 	KUNIT_EXPECT_EQ(test,
 			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_REQUESTS), 0);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.in_flight, NR);
+	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, NR);
 	for (i = 0; i < NR; i++)
 		KUNIT_EXPECT_EQ(test, gt_req_events(r[i]), 0);
 
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, NR), NR);
 	for (i = 0; i < NR; i++) {
 		KUNIT_EXPECT_EQ(test, sqe[i].tag, i);
-		KUNIT_EXPECT_EQ(test, sqe[i].seq, 1);
+		KUNIT_EXPECT_EQ(test, sqe[i].seq, GT_SEQ(1, 0));
 		KUNIT_EXPECT_EQ(test, sqe[i].len, 900 + 64 * i);
 		fake_helper_post(h, sqe[i].tag, sqe[i].seq,
 				 fake_helper_compute(h, &sqe[i]));
@@ -53,12 +53,12 @@ static void gpu_aes_ring_full(struct kunit *test)
 		gt_req_expect_done(test, r[i]);
 	/* The reap admitted the backlogged one into the freed space. */
 	KUNIT_EXPECT_EQ(test, gt_req_events(extra), 1);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.in_flight, 1);
+	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, 1);
 	gt_helper_complete_all(test, h, 1);
 	gt_req_expect_done(test, extra);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.in_flight, 0);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_tail, gpu_aes_ring.tag_head);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.data_tail, gpu_aes_ring.data_head);
+	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, 0);
+	KUNIT_EXPECT_EQ(test, GT_Q0->tag_tail, GT_Q0->tag_head);
+	KUNIT_EXPECT_EQ(test, GT_Q0->data_tail, GT_Q0->data_head);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
 	/* A reap with nothing new accepts nothing and completes nothing. */
 	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 0);
@@ -136,7 +136,7 @@ static void gpu_aes_ring_wraparound(struct kunit *test)
 			}
 			pos += alen;
 			KUNIT_EXPECT_EQ(test, sqe[i].tag, n % NR);
-			KUNIT_EXPECT_EQ(test, sqe[i].seq, n / NR + 1);
+			KUNIT_EXPECT_EQ(test, sqe[i].seq, GT_SEQ(n / NR + 1, 0));
 			KUNIT_EXPECT_EQ(test, sqe[i].data_off, off);
 			KUNIT_EXPECT_EQ(test, sqe[i].len, r[i]->len);
 			KUNIT_EXPECT_MEMEQ(test, sqe[i].iv, r[i]->iv, AES_BLOCK_SIZE);
@@ -150,9 +150,9 @@ static void gpu_aes_ring_wraparound(struct kunit *test)
 			gt_req_expect_done(test, r[i]);
 	}
 	KUNIT_EXPECT_GE(test, wraps, 2);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.sq_tail, 35);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_tail, gpu_aes_ring.tag_head);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.data_tail, pos);
+	KUNIT_EXPECT_EQ(test, GT_Q0->sq_tail, 35);
+	KUNIT_EXPECT_EQ(test, GT_Q0->tag_tail, GT_Q0->tag_head);
+	KUNIT_EXPECT_EQ(test, GT_Q0->data_tail, pos);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
 }
 
@@ -184,7 +184,7 @@ static void gpu_aes_ring_oldest_holds_reuse(struct kunit *test)
 	for (i = 1; i < NR; i++)
 		gt_req_expect_done(test, r[i]);
 	KUNIT_EXPECT_EQ(test, gt_req_events(r[0]), 0);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_tail, 0);
+	KUNIT_EXPECT_EQ(test, GT_Q0->tag_tail, 0);
 
 	/* Still full: the next one waits for tag 0. */
 	extra = gt_req_new(test, t, 4096, GT_BL);
@@ -197,16 +197,16 @@ static void gpu_aes_ring_oldest_holds_reuse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 1);
 	gt_req_expect_done(test, r[0]);
 	/* All 16 freed, and the waiting one took tag 0 again. */
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_tail, NR);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_head, NR + 1);
+	KUNIT_EXPECT_EQ(test, GT_Q0->tag_tail, NR);
+	KUNIT_EXPECT_EQ(test, GT_Q0->tag_head, NR + 1);
 
 	again = gt_req_new(test, t, 4096, GT_BL);
 	KUNIT_ASSERT_EQ(test, gt_req_start(again, false), -EINPROGRESS);
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, 2), 2);
 	KUNIT_EXPECT_EQ(test, sqe[0].tag, 0);
-	KUNIT_EXPECT_EQ(test, sqe[0].seq, 2);
+	KUNIT_EXPECT_EQ(test, sqe[0].seq, GT_SEQ(2, 0));
 	KUNIT_EXPECT_EQ(test, sqe[1].tag, 1);
-	KUNIT_EXPECT_EQ(test, sqe[1].seq, 2);
+	KUNIT_EXPECT_EQ(test, sqe[1].seq, GT_SEQ(2, 0));
 	for (i = 0; i < 2; i++)
 		fake_helper_post(h, sqe[i].tag, sqe[i].seq,
 				 fake_helper_compute(h, &sqe[i]));
@@ -231,19 +231,19 @@ static void gpu_aes_ring_need_wakeup(struct kunit *test)
 	struct gt_req *r[4];
 	unsigned int i;
 
-	WRITE_ONCE(h->hdr->helper_flags, 0);
+	WRITE_ONCE(h->qhdr->helper_flags, 0);
 	for (i = 0; i < 2; i++) {
 		r[i] = gt_req_new(test, t, 1024, GT_BL);
 		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false), -EINPROGRESS);
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->kicks), 0);
-	WRITE_ONCE(h->hdr->helper_flags, GPU_AES_HELPER_NEED_WAKEUP);
+	WRITE_ONCE(h->qhdr->helper_flags, GPU_AES_HELPER_NEED_WAKEUP);
 	for (i = 2; i < 4; i++) {
 		r[i] = gt_req_new(test, t, 1024, GT_BL);
 		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false), -EINPROGRESS);
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->kicks), 2);
-	WRITE_ONCE(h->hdr->helper_flags, 0);
+	WRITE_ONCE(h->qhdr->helper_flags, 0);
 	gt_helper_complete_all(test, h, 4);
 	for (i = 0; i < 4; i++)
 		gt_req_expect_done(test, r[i]);
@@ -321,7 +321,7 @@ static void gpu_aes_ring_mixed_load(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqes),
 			gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS));
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_tail, gpu_aes_ring.tag_head);
+	KUNIT_EXPECT_EQ(test, GT_Q0->tag_tail, GT_Q0->tag_head);
 }
 
 static struct kunit_case gpu_aes_ring_cases[] = {

@@ -13,79 +13,97 @@
 #include "ring.h"
 #include "test_util.h"
 
-static void gt_setup_fill(struct gpu_aes_setup *s, u32 entries, u32 keys,
-			  u64 data)
+static void gt_setup_fill(struct gpu_aes_setup *s, u32 queues, u32 entries,
+			  u32 keys, u64 data)
 {
+	struct gpu_aes_geometry g = {
+		.nr_queues = queues, .queue_entries = entries, .nr_keys = keys,
+		.page_size = PAGE_SIZE, .queue_data_size = data,
+	};
 	struct gpu_aes_layout l;
 
 	memset(s, 0, sizeof(*s));
 	s->abi_version = GPU_AES_ABI_VERSION;
 	s->features = GPU_AES_FEAT_NEED_WAKEUP;
-	s->nr_entries = entries;
+	s->nr_queues = queues;
+	s->queue_entries = entries;
 	s->nr_keys = keys;
-	s->data_size = data;
-	gpu_aes_layout(entries, keys, data, &l);
+	s->page_size = PAGE_SIZE;
+	s->queue_data_size = data;
+	gpu_aes_layout(&g, &l);
 	s->region_size = l.region_size;
 }
 
 struct gt_bad_setup {
 	const char *what;
-	u32 entries, keys;
+	u32 queues, entries, keys;
 	u64 data;
 };
 
 /* Each consistent in itself (region_size matches), each out of limits. */
 static const struct gt_bad_setup gt_bad_sizes[] = {
-	{ "no entries", 0, 16, SZ_1M },
-	{ "too few entries", GPU_AES_MIN_ENTRIES / 2, 16, SZ_1M },
-	{ "entries not a power of two", 24, 16, SZ_1M },
-	{ "too many entries", GPU_AES_MAX_ENTRIES * 2, 16, SZ_1M },
-	{ "no keys", 16, 0, SZ_1M },
-	{ "too many keys", 16, GPU_AES_MAX_KEYS + 1, SZ_1M },
-	{ "no data", 16, 16, 0 },
-	{ "too little data", 16, 16, GPU_AES_MIN_DATA - GPU_AES_PAGE },
-	{ "data not whole pages", 16, 16, SZ_1M + 64 },
-	{ "too much data", 16, 16, (u64)GPU_AES_MAX_DATA + GPU_AES_PAGE },
+	{ "no queues", 0, 16, 16, SZ_1M },
+	{ "too many queues", GPU_AES_MAX_QUEUES + 1, 16, 16, SZ_1M },
+	{ "no entries", 1, 0, 16, SZ_1M },
+	{ "too few entries", 1, GPU_AES_MIN_ENTRIES / 2, 16, SZ_1M },
+	{ "entries not a power of two", 1, 24, 16, SZ_1M },
+	{ "too many entries", 1, GPU_AES_MAX_ENTRIES * 2, 16, SZ_1M },
+	{ "no keys", 1, 16, 0, SZ_1M },
+	{ "too many keys", 1, 16, GPU_AES_MAX_KEYS + 1, SZ_1M },
+	{ "no data", 1, 16, 16, 0 },
+	{ "too little data", 1, 16, 16, GPU_AES_MIN_QUEUE_DATA - PAGE_SIZE },
+	{ "data not whole pages", 1, 16, 16, SZ_1M + 64 },
+	{ "too much data", 1, 16, 16, (u64)GPU_AES_MAX_DATA + PAGE_SIZE },
+	{ "too much data in all", 2, 16, 16, GPU_AES_MAX_DATA / 2 + PAGE_SIZE },
 };
 
 static void gpu_aes_setup_check_rejects(struct kunit *test)
 {
+	struct gpu_aes_ring *ring = &gpu_aes_ring;
 	struct gpu_aes_setup s;
 	unsigned int i;
 
-	gt_setup_fill(&s, 16, 16, SZ_1M);
-	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(&s), 0);
-	gt_setup_fill(&s, GPU_AES_MAX_ENTRIES, GPU_AES_MAX_KEYS,
+	gt_setup_fill(&s, 1, 16, 16, SZ_1M);
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), 0);
+	gt_setup_fill(&s, 1, GPU_AES_MAX_ENTRIES, GPU_AES_MAX_KEYS,
 		      GPU_AES_MAX_DATA);
-	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(&s), 0);
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), 0);
+	/* More queues than the kernel has room for (its CPUs). */
+	gt_setup_fill(&s, ring->max_queues + 1, 16, 16, SZ_1M);
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), -EINVAL);
 
 	for (i = 0; i < ARRAY_SIZE(gt_bad_sizes); i++) {
-		gt_setup_fill(&s, gt_bad_sizes[i].entries, gt_bad_sizes[i].keys,
+		gt_setup_fill(&s, gt_bad_sizes[i].queues,
+			      gt_bad_sizes[i].entries, gt_bad_sizes[i].keys,
 			      gt_bad_sizes[i].data);
-		KUNIT_EXPECT_EQ_MSG(test, gpu_aes_setup_check(&s), -EINVAL,
+		KUNIT_EXPECT_EQ_MSG(test, gpu_aes_setup_check(ring, &s), -EINVAL,
 				    "%s", gt_bad_sizes[i].what);
 	}
 
-	gt_setup_fill(&s, 16, 16, SZ_1M);
+	gt_setup_fill(&s, 1, 16, 16, SZ_1M);
 	s.abi_version = GPU_AES_ABI_VERSION + 1;
-	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(&s), -EINVAL);
-	gt_setup_fill(&s, 16, 16, SZ_1M);
-	s.abi_version = 0;
-	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(&s), -EINVAL);
-	gt_setup_fill(&s, 16, 16, SZ_1M);
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), -EINVAL);
+	gt_setup_fill(&s, 1, 16, 16, SZ_1M);
+	s.abi_version = 2;
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), -EINVAL);
+	gt_setup_fill(&s, 1, 16, 16, SZ_1M);
 	s.features |= 1U << 31;
-	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(&s), -EINVAL);
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), -EINVAL);
+	/* Another page size than the kernel's: the layout would differ. */
+	gt_setup_fill(&s, 1, 16, 16, SZ_1M);
+	s.page_size = PAGE_SIZE * 2;
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), -EINVAL);
 	for (i = 0; i < ARRAY_SIZE(s.reserved); i++) {
-		gt_setup_fill(&s, 16, 16, SZ_1M);
+		gt_setup_fill(&s, 1, 16, 16, SZ_1M);
 		s.reserved[i] = 1;
-		KUNIT_EXPECT_EQ_MSG(test, gpu_aes_setup_check(&s), -EINVAL,
+		KUNIT_EXPECT_EQ_MSG(test, gpu_aes_setup_check(ring, &s), -EINVAL,
 				    "reserved[%u]", i);
 	}
-	gt_setup_fill(&s, 16, 16, SZ_1M);
-	s.region_size += GPU_AES_PAGE;
-	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(&s), -EINVAL);
-	s.region_size -= 2 * GPU_AES_PAGE;
-	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(&s), -EINVAL);
+	gt_setup_fill(&s, 1, 16, 16, SZ_1M);
+	s.region_size += PAGE_SIZE;
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), -EINVAL);
+	s.region_size -= 2 * PAGE_SIZE;
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), -EINVAL);
 }
 
 static void gt_vfree(void *p)
@@ -106,23 +124,25 @@ static void gpu_aes_setup_attach(struct kunit *test)
 	/* The header says what both sides computed. */
 	KUNIT_EXPECT_EQ(test, hdr->magic, GPU_AES_MAGIC);
 	KUNIT_EXPECT_EQ(test, hdr->abi_version, GPU_AES_ABI_VERSION);
-	KUNIT_EXPECT_EQ(test, hdr->nr_entries, 32);
+	KUNIT_EXPECT_EQ(test, hdr->nr_queues, 1);
+	KUNIT_EXPECT_EQ(test, hdr->queue_entries, 32);
 	KUNIT_EXPECT_EQ(test, hdr->nr_keys, FAKE_HELPER_KEYS);
+	KUNIT_EXPECT_EQ(test, hdr->page_size, PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, hdr->region_size, h->layout.region_size);
-	KUNIT_EXPECT_EQ(test, hdr->sq_off, h->layout.sq_off);
-	KUNIT_EXPECT_EQ(test, hdr->cq_off, h->layout.cq_off);
+	KUNIT_EXPECT_EQ(test, hdr->queues_off, h->layout.queues_off);
+	KUNIT_EXPECT_EQ(test, hdr->queue_stride, h->layout.queue_stride);
 	KUNIT_EXPECT_EQ(test, hdr->keys_off, h->layout.keys_off);
 	KUNIT_EXPECT_EQ(test, hdr->data_off, h->layout.data_off);
-	KUNIT_EXPECT_EQ(test, hdr->data_size, FAKE_HELPER_DATA);
-	KUNIT_EXPECT_EQ(test, hdr->sq_tail, 0);
-	KUNIT_EXPECT_EQ(test, hdr->cq_tail, 0);
+	KUNIT_EXPECT_EQ(test, hdr->queue_data_size, FAKE_HELPER_DATA);
+	KUNIT_EXPECT_EQ(test, h->qhdr->sq_tail, 0);
+	KUNIT_EXPECT_EQ(test, h->qhdr->cq_tail, 0);
 	/* The 0xa5 the fake filled the region with is gone up to the data. */
-	KUNIT_EXPECT_NULL(test, memchr_inv(h->sq, 0, h->layout.data_off -
-					   h->layout.sq_off));
+	KUNIT_EXPECT_NULL(test, memchr_inv(h->region + sizeof(*hdr), 0,
+					   h->layout.data_off - sizeof(*hdr)));
 
 	/* A second region, valid or not, is refused and changes nothing. */
 	gt_stats_snap(&st);
-	gt_setup_fill(&s, 16, 16, SZ_1M);
+	gt_setup_fill(&s, 1, 16, 16, SZ_1M);
 	other = vmalloc(s.region_size);
 	KUNIT_ASSERT_NOT_NULL(test, other);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_vfree, other),
@@ -130,12 +150,12 @@ static void gpu_aes_setup_attach(struct kunit *test)
 	s.region_addr = (unsigned long)other;
 	KUNIT_EXPECT_EQ(test, gpu_aes_ring_attach(&gpu_aes_ring, other, &s),
 			-EBUSY);
-	s.nr_entries = 24;
+	s.queue_entries = 24;
 	KUNIT_EXPECT_EQ(test, gpu_aes_ring_attach(&gpu_aes_ring, other, &s),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&st, GPU_AES_STAT_HELPER_ATTACHES),
 			0);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.nr_entries, 32);
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring.queue_entries, 32);
 
 	r = gt_req_new(test, t, 3000, GT_BL);
 	KUNIT_ASSERT_EQ(test, gt_req_start(r, false), -EINPROGRESS);

@@ -9,6 +9,7 @@
 #include <linux/slab.h>
 
 #include "aes_ref.h"
+#include "dispatch.h"
 #include "params.h"
 #include "ring.h"
 #include "test_util.h"
@@ -234,6 +235,19 @@ void gt_set_timeout_ms(struct kunit *test, unsigned int v)
 	gt_set_param(test, &gpu_aes_timeout_ms, v);
 }
 
+static void gt_dispatch_restore(void *data)
+{
+	WRITE_ONCE(gpu_aes_dispatch, (int)(long)data);
+}
+
+void gt_set_dispatch(struct kunit *test, int mode)
+{
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+			gt_dispatch_restore,
+			(void *)(long)READ_ONCE(gpu_aes_dispatch)), 0);
+	WRITE_ONCE(gpu_aes_dispatch, mode);
+}
+
 static void gt_helper_detach(void *data)
 {
 	fake_helper_detach(data);
@@ -251,7 +265,40 @@ struct fake_helper *gt_helper(struct kunit *test, u32 nr_entries,
 			0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_helper_detach,
 							h), 0);
+	/* The ring is what these suites test, whatever auto would choose. */
+	gt_set_dispatch(test, GPU_AES_DISPATCH_RING);
 	return h;
+}
+
+struct fake_helper *gt_helper_queues(struct kunit *test, u32 nr_queues,
+				     u32 nr_entries, bool automatic)
+{
+	struct fake_helper *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_ASSERT_EQ(test, fake_helper_attach_queues(h, &gpu_aes_ring,
+							nr_queues, nr_entries,
+							FAKE_HELPER_KEYS,
+							FAKE_HELPER_DATA,
+							automatic), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_helper_detach,
+							h), 0);
+	gt_set_dispatch(test, GPU_AES_DISPATCH_RING);
+	return h;
+}
+
+static void gt_queue_restore(void *data)
+{
+	WRITE_ONCE(gpu_aes_ring.test_queue, -1);
+}
+
+void gt_use_queue(struct kunit *test, struct fake_helper *h, u32 q)
+{
+	if (READ_ONCE(gpu_aes_ring.test_queue) < 0)
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+				gt_queue_restore, NULL), 0);
+	WRITE_ONCE(gpu_aes_ring.test_queue, q);
+	fake_helper_use(h, q);
 }
 
 void gt_wait_algs_tested(struct kunit *test)

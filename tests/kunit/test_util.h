@@ -14,6 +14,7 @@
 #include <linux/scatterlist.h>
 
 #include "fake_helper.h"
+#include "ring.h"
 #include "stats.h"
 
 #define GT_MAX_EVENTS	4
@@ -23,6 +24,12 @@
  * answered on the CPU before the call returns (gpu_aes_route()).
  */
 #define GT_BL	CRYPTO_TFM_REQ_MAY_BACKLOG
+
+/* The seq of a tag's @uses-th use on queue @q (ring.h: struct gpu_aes_tag). */
+#define GT_SEQ(uses, q)	((uses) << 8 | (q))
+
+/* The queue a single-queue fake helper attaches (and UML's one CPU uses). */
+#define GT_Q0	(&gpu_aes_ring.queues[0])
 
 struct gt_tfm {
 	struct crypto_skcipher *tfm;
@@ -105,13 +112,26 @@ s64 gt_stats_delta(const struct gt_stats *s, enum gpu_aes_stat i);
  */
 void gt_set_ring_min_bytes(struct kunit *test, unsigned int v);
 void gt_set_timeout_ms(struct kunit *test, unsigned int v);
+/* The dispatch parameter (enum gpu_aes_dispatch_mode). */
+void gt_set_dispatch(struct kunit *test, int mode);
 
 /*
  * Attach a fake helper to the driver's ring, detached by a KUnit action
- * (registered before any tfm, so tfms are freed first).
+ * (registered before any tfm, so tfms are freed first), with dispatch=ring
+ * for the test: the suites test the ring.
  */
 struct fake_helper *gt_helper(struct kunit *test, u32 nr_entries,
 			      bool automatic);
+
+/* @nr_queues queues of @nr_entries, otherwise as gt_helper(). */
+struct fake_helper *gt_helper_queues(struct kunit *test, u32 nr_queues,
+				     u32 nr_entries, bool automatic);
+
+/*
+ * Make every submission use queue @q of the ring (UML has one CPU, so
+ * tests choose the queue), until the test ends or it is called again.
+ */
+void gt_use_queue(struct kunit *test, struct fake_helper *h, u32 q);
 
 /* Wait until the driver's algorithms have finished their self-tests. */
 void gt_wait_algs_tested(struct kunit *test);

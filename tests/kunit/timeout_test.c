@@ -26,12 +26,12 @@
  */
 static void gt_hold_deadlines(void)
 {
-	mutex_lock(&gpu_aes_ring.scan_mutex);
+	mutex_lock(&GT_Q0->scan_mutex);
 }
 
 static void gt_release_deadlines(void)
 {
-	mutex_unlock(&gpu_aes_ring.scan_mutex);
+	mutex_unlock(&GT_Q0->scan_mutex);
 }
 
 static void gpu_aes_timeout_recompute_then_late(struct kunit *test)
@@ -56,9 +56,9 @@ static void gpu_aes_timeout_recompute_then_late(struct kunit *test)
 		gt_req_expect_done(test, a[i]);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 2);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 2);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tags[0].state, GPU_AES_TAG_TIMED_OUT);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tags[1].state, GPU_AES_TAG_TIMED_OUT);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.in_flight, 0);
+	KUNIT_EXPECT_EQ(test, GT_Q0->tags[0].state, GPU_AES_TAG_TIMED_OUT);
+	KUNIT_EXPECT_EQ(test, GT_Q0->tags[1].state, GPU_AES_TAG_TIMED_OUT);
+	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, 0);
 
 	/* A helper that let requests expire gets no more until it answers. */
 	gt_set_timeout_ms(test, 600000);
@@ -79,7 +79,7 @@ static void gpu_aes_timeout_recompute_then_late(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_LATE_COMPLETIONS),
 			1);
 	/* Released but not freed: tag 0 is older and still reserved. */
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_tail, 0);
+	KUNIT_EXPECT_EQ(test, GT_Q0->tag_tail, 0);
 
 	/*
 	 * So 14 more fill the ring, and the 15th goes to the CPU at once:
@@ -97,8 +97,8 @@ static void gpu_aes_timeout_recompute_then_late(struct kunit *test)
 
 	/* The late helper scribbles on a[0]'s slot and completes it OK. */
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, NR), NR - 2);
-	memset(h->data + gpu_aes_ring.tags[0].data_off, 0x5a, 5000);
-	fake_helper_post(h, 0, 1, GPU_AES_STATUS_OK);
+	memset(h->data + GT_Q0->tags[0].data_off, 0x5a, 5000);
+	fake_helper_post(h, 0, GT_SEQ(1, 0), GPU_AES_STATUS_OK);
 	for (i = 0; i < NR - 2; i++)
 		fake_helper_post(h, sqe[i].tag, sqe[i].seq,
 				 fake_helper_compute(h, &sqe[i]));
@@ -116,7 +116,7 @@ static void gpu_aes_timeout_recompute_then_late(struct kunit *test)
 	}
 	for (i = 2; i < NR; i++)
 		gt_req_expect_done(test, r[i]);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_tail, gpu_aes_ring.tag_head);
+	KUNIT_EXPECT_EQ(test, GT_Q0->tag_tail, GT_Q0->tag_head);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
 }
@@ -162,7 +162,7 @@ static void gpu_aes_timeout_backlog(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_LATE_COMPLETIONS),
 			NR);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.tag_tail, gpu_aes_ring.tag_head);
+	KUNIT_EXPECT_EQ(test, GT_Q0->tag_tail, GT_Q0->tag_head);
 	for (i = 0; i < NR; i++)
 		KUNIT_EXPECT_EQ(test, gt_req_events(r[i]), 1);
 	KUNIT_EXPECT_EQ(test, gt_req_events(b), 2);

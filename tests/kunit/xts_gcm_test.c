@@ -90,7 +90,7 @@ static void gpu_aes_xts_weak_keys(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, k->key_len, 16);
 	KUNIT_EXPECT_EQ(test, k->tweak_len, 16);
 	KUNIT_EXPECT_MEMEQ(test, k->key, t->key, 32);
-	KUNIT_EXPECT_MEMEQ(test, k->tweak_sched, k->enc_sched, 176);
+	KUNIT_EXPECT_MEMEQ(test, k->key + 16, k->key, 16);
 
 	crypto_skcipher_set_flags(t->tfm, CRYPTO_TFM_REQ_FORBID_WEAK_KEYS);
 	KUNIT_EXPECT_EQ(test, gt_xts_set_equal_halves(test, t, 32), -EINVAL);
@@ -504,7 +504,7 @@ static void gpu_aes_ebadmsg_elsewhere_rejected(struct kunit *test)
 	r[2] = gt_req_new(test, xts, 1001, GT_BL);
 	g = gt_areq_new(test, a, 24, 999, false, GT_BL);
 	/* No expiry until every bogus verdict has been judged. */
-	mutex_lock(&gpu_aes_ring.scan_mutex);
+	mutex_lock(&GT_Q0->scan_mutex);
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, gt_req_start(r[i], i == 2), -EINPROGRESS);
 	KUNIT_EXPECT_EQ(test, gt_areq_start(g), -EINPROGRESS);
@@ -522,8 +522,8 @@ static void gpu_aes_ebadmsg_elsewhere_rejected(struct kunit *test)
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, gt_req_events(r[i]), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&g->nr_events), 0);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.in_flight, 4);
-	mutex_unlock(&gpu_aes_ring.scan_mutex);
+	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, 4);
+	mutex_unlock(&GT_Q0->scan_mutex);
 
 	for (i = 0; i < 3; i++)
 		gt_req_expect_done(test, r[i]);
@@ -554,7 +554,7 @@ static void gpu_aes_gcm_space(struct kunit *test)
 	struct fake_helper *h = gt_ring_setup(test, NR);
 	struct gt_aead *a = gt_aead_new(test, 24, 16);
 	u64 span = ALIGN(ALIGN(len, 16) + 16 + aad, GPU_AES_DATA_ALIGN);
-	u64 size = h->setup.data_size, head;
+	u64 size = h->geo.queue_data_size, head;
 	struct gpu_aes_sqe sqe;
 	struct gt_areq *r[5], *x;
 	struct gt_stats s;
@@ -573,12 +573,12 @@ static void gpu_aes_gcm_space(struct kunit *test)
 		r[i] = gt_areq_new(test, a, aad, len, i & 1, GT_BL);
 		KUNIT_ASSERT_EQ(test, gt_areq_start(r[i]), -EINPROGRESS);
 	}
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.data_head, 5 * span);
+	KUNIT_EXPECT_EQ(test, GT_Q0->data_head, 5 * span);
 	/* The sixth does not fit before the end, nor after it yet: it waits. */
 	x = gt_areq_new(test, a, aad, len, true, GT_BL);
 	KUNIT_EXPECT_EQ(test, gt_areq_start(x), -EBUSY);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_BACKLOGGED), 1);
-	head = gpu_aes_ring.data_head;
+	head = GT_Q0->data_head;
 	for (i = 0; i < 5; i++) {
 		KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, &sqe, 1), 1);
 		KUNIT_EXPECT_EQ(test, sqe.data_off, i * span);
@@ -597,7 +597,7 @@ static void gpu_aes_gcm_space(struct kunit *test)
 	 * Admitted by that reap, it wraps: the tail of the area is skipped,
 	 * not split.
 	 */
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.data_head,
+	KUNIT_EXPECT_EQ(test, GT_Q0->data_head,
 			head + (size - head % size) + span);
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, &sqe, 1), 1);
 	KUNIT_EXPECT_EQ(test, sqe.data_off, 0);
@@ -611,7 +611,7 @@ static void gpu_aes_gcm_space(struct kunit *test)
 	fake_helper_publish(h);
 	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 1);
 	gt_areq_expect(test, x, 0);
-	KUNIT_EXPECT_EQ(test, gpu_aes_ring.data_tail, gpu_aes_ring.data_head);
+	KUNIT_EXPECT_EQ(test, GT_Q0->data_tail, GT_Q0->data_head);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
 }
 
@@ -638,7 +638,7 @@ static void gpu_aes_gcm_detach(struct kunit *test)
 				i < NR ? -EINPROGRESS : -EBUSY);
 	}
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, 8), 8);
-	memset(h->data, 0xee, h->setup.data_size);
+	memset(h->data, 0xee, h->geo.queue_data_size);
 
 	gpu_aes_ring_detach(&gpu_aes_ring);
 	for (i = 0; i < NR + 2; i++)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Key expansion vs FIPS-197 Appendix A, and both schedules driven through
- * a byte-wise reference cipher vs FIPS-197 Appendix C and OpenSSL.
+ * gpu_aes_expand_schedules() (the cuda backend's round keys) vs FIPS-197
+ * Appendix A, and both schedules driven through a byte-wise reference
+ * cipher vs FIPS-197 Appendix C and OpenSSL.
  */
 #include <errno.h>
 #include <string.h>
@@ -68,33 +69,46 @@ static void mix(uint8_t s[16], int inv)
 	}
 }
 
-static void ref_encrypt(const struct gpu_aes_key *k, uint8_t s[16])
-{
-	unsigned int r;
+/* The expanded key: both schedules and the round count. */
+struct sched {
+	uint8_t enc[GPU_AES_SCHED_BYTES];
+	uint8_t dec[GPU_AES_SCHED_BYTES];
+	int rounds;
+};
 
-	add_key(s, k->enc_sched);
+static void ref_encrypt(const struct sched *k, uint8_t s[16])
+{
+	int r;
+
+	add_key(s, k->enc);
 	for (r = 1; r < k->rounds; r++) {
 		sub_shift(s, 0);
 		mix(s, 0);
-		add_key(s, k->enc_sched + 16 * r);
+		add_key(s, k->enc + 16 * r);
 	}
 	sub_shift(s, 0);
-	add_key(s, k->enc_sched + 16 * k->rounds);
+	add_key(s, k->enc + 16 * k->rounds);
 }
 
-/* FIPS-197 5.3.5: the equivalent inverse cipher, dec_sched in use order. */
-static void ref_decrypt(const struct gpu_aes_key *k, uint8_t s[16])
+/* FIPS-197 5.3.5: the equivalent inverse cipher, dec in use order. */
+static void ref_decrypt(const struct sched *k, uint8_t s[16])
 {
-	unsigned int r;
+	int r;
 
-	add_key(s, k->dec_sched);
+	add_key(s, k->dec);
 	for (r = 1; r < k->rounds; r++) {
 		sub_shift(s, 1);
 		mix(s, 1);
-		add_key(s, k->dec_sched + 16 * r);
+		add_key(s, k->dec + 16 * r);
 	}
 	sub_shift(s, 1);
-	add_key(s, k->dec_sched + 16 * k->rounds);
+	add_key(s, k->dec + 16 * k->rounds);
+}
+
+static int expand(const uint8_t *key, size_t len, struct sched *k)
+{
+	k->rounds = gpu_aes_expand_schedules(key, len, k->enc, k->dec);
+	return k->rounds;
 }
 
 static void init_inv_sbox(void)
@@ -125,30 +139,26 @@ TEST(key_expansion_fips197_appendix_a)
 	size_t j;
 
 	for (i = 0; i < sizeof(fips_a) / sizeof(fips_a[0]); i++) {
-		struct gpu_aes_key e;
+		struct sched e;
 		uint8_t key[32], w[4], last[16];
 		size_t len = t_unhex(fips_a[i].key, key, sizeof(key));
 
-		memset(&e, 0xa5, sizeof(e));
-		e.gen = 77;
-		CHECK_EQ(gpu_aes_expand_key(key, len, &e), 0);
-		CHECK_EQ(e.gen, 77);
-		CHECK_EQ(e.key_len, len);
-		CHECK_EQ(e.rounds, len / 4 + 6);
-		CHECK_MEM(e.key, key, len);
-		CHECK_MEM(e.enc_sched, key, len);
+		/* Leftovers in the arrays must not survive. */
+		memset(e.enc, 0xa5, sizeof(e.enc));
+		memset(e.dec, 0x5a, sizeof(e.dec));
+		CHECK_EQ(expand(key, len, &e), (int)(len / 4 + 6));
+		/* The first Nk words are the key itself. */
+		CHECK_MEM(e.enc, key, len);
 		t_unhex(fips_a[i].first, w, 4);
-		CHECK_MEM(e.enc_sched + 4 * fips_a[i].first_word, w, 4);
+		CHECK_MEM(e.enc + 4 * fips_a[i].first_word, w, 4);
 		t_unhex(fips_a[i].last_round, last, 16);
-		CHECK_MEM(e.enc_sched + 16 * e.rounds, last, 16);
+		CHECK_MEM(e.enc + 16 * e.rounds, last, 16);
 		/* Equivalent inverse schedule: first and last swapped. */
-		CHECK_MEM(e.dec_sched, last, 16);
-		CHECK_MEM(e.dec_sched + 16 * e.rounds, key, 16);
+		CHECK_MEM(e.dec, last, 16);
+		CHECK_MEM(e.dec + 16 * e.rounds, key, 16);
 		/* Unused tails are zero, not left over. */
-		for (j = 16 * (e.rounds + 1); j < sizeof(e.enc_sched); j++)
-			CHECK_EQ(e.enc_sched[j] | e.dec_sched[j], 0);
-		for (j = len; j < sizeof(e.key); j++)
-			CHECK_EQ(e.key[j], 0);
+		for (j = 16 * (size_t)(e.rounds + 1); j < sizeof(e.enc); j++)
+			CHECK_EQ(e.enc[j] | e.dec[j], 0);
 	}
 }
 
@@ -167,9 +177,9 @@ TEST(key_expansion_fips197_appendix_c)
 		key[i] = (uint8_t)i;
 	t_unhex("00112233445566778899aabbccddeeff", pt, 16);
 	for (i = 0; i < 3; i++) {
-		struct gpu_aes_key e;
+		struct sched e;
 
-		CHECK_EQ(gpu_aes_expand_key(key, 16 + 8 * i, &e), 0);
+		CHECK_EQ(expand(key, 16 + 8 * i, &e), (int)(10 + 2 * i));
 		t_unhex(ct[i], expect, 16);
 		memcpy(s, pt, 16);
 		ref_encrypt(&e, s);
@@ -189,62 +199,71 @@ TEST(key_expansion_random_keys_vs_openssl)
 		const EVP_CIPHER *c = len == 16 ? EVP_aes_128_ecb() :
 				      len == 24 ? EVP_aes_192_ecb() :
 						  EVP_aes_256_ecb();
-		uint8_t key[32], pt[16], s[16], ossl[16];
-		struct gpu_aes_key e;
+		uint8_t key[32], pt[16], s[16], ossl[16], odec[16];
+		struct sched e;
 		EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-		int outl = 0, ok;
+		int outl = 0, outl2 = 0, ok;
 
 		CHECK(ctx);
 		t_rand_bytes(key, sizeof(key));
 		t_rand_bytes(pt, sizeof(pt));
-		CHECK_EQ(gpu_aes_expand_key(key, len, &e), 0);
+		CHECK_EQ(expand(key, len, &e), (int)(len / 4 + 6));
 		ok = EVP_EncryptInit_ex(ctx, c, NULL, key, NULL) == 1 &&
 		     EVP_CIPHER_CTX_set_padding(ctx, 0) == 1 &&
-		     EVP_EncryptUpdate(ctx, ossl, &outl, pt, 16) == 1;
+		     EVP_EncryptUpdate(ctx, ossl, &outl, pt, 16) == 1 &&
+		     EVP_DecryptInit_ex(ctx, c, NULL, key, NULL) == 1 &&
+		     EVP_CIPHER_CTX_set_padding(ctx, 0) == 1 &&
+		     EVP_DecryptUpdate(ctx, odec, &outl2, pt, 16) == 1;
 		EVP_CIPHER_CTX_free(ctx);
-		CHECK(ok && outl == 16);
+		CHECK(ok && outl == 16 && outl2 == 16);
+		/* Encryption schedule vs OpenSSL's encryption... */
 		memcpy(s, pt, 16);
 		ref_encrypt(&e, s);
 		CHECK_MEM(s, ossl, 16);
 		ref_decrypt(&e, s);
 		CHECK_MEM(s, pt, 16);
+		/* ...and the inverse one vs OpenSSL's decryption. */
+		memcpy(s, pt, 16);
+		ref_decrypt(&e, s);
+		CHECK_MEM(s, odec, 16);
 	}
 }
 
-/* The bare schedules are the entry's, byte for byte, tails zeroed. */
-TEST(key_expansion_schedules_alone_equal_the_entry)
+/* Same key, same schedules: nothing depends on what the arrays held. */
+TEST(key_expansion_is_deterministic)
 {
-	uint8_t key[32], enc[GPU_AES_SCHED_BYTES], dec[GPU_AES_SCHED_BYTES];
+	uint8_t key[32];
+	struct sched a, b;
 	unsigned int i;
 
 	for (i = 0; i < 30; i++) {
 		size_t len = 16 + 8 * (i % 3);
-		struct gpu_aes_key e;
 
 		t_rand_bytes(key, sizeof(key));
-		memset(enc, 0xa5, sizeof(enc));
-		memset(dec, 0x5a, sizeof(dec));
-		CHECK_EQ(gpu_aes_expand_schedules(key, len, enc, dec),
-			 (int)(len / 4 + 6));
-		CHECK_EQ(gpu_aes_expand_key(key, len, &e), 0);
-		CHECK_MEM(enc, e.enc_sched, sizeof(enc));
-		CHECK_MEM(dec, e.dec_sched, sizeof(dec));
+		memset(&a, 0xa5, sizeof(a));
+		memset(&b, 0x00, sizeof(b));
+		CHECK_EQ(expand(key, len, &a), (int)(len / 4 + 6));
+		CHECK_EQ(expand(key, len, &b), a.rounds);
+		CHECK_MEM(a.enc, b.enc, sizeof(a.enc));
+		CHECK_MEM(a.dec, b.dec, sizeof(a.dec));
 	}
-	memset(enc, 0xa5, sizeof(enc));
-	CHECK_EQ(gpu_aes_expand_schedules(key, 20, enc, dec), -EINVAL);
-	CHECK_EQ(enc[0], 0xa5);		/* untouched on error */
 }
 
 TEST(key_expansion_rejects_bad_length)
 {
-	static const size_t bad[] = { 0, 1, 15, 17, 20, 31, 33, 64 };
-	struct gpu_aes_key e;
-	uint8_t key[64] = { 0 };
+	static const size_t bad[] = { 0, 1, 15, 17, 20, 31, 33, 48, 64 };
+	uint8_t key[64] = { 0 }, enc[GPU_AES_SCHED_BYTES];
+	uint8_t dec[GPU_AES_SCHED_BYTES], want[GPU_AES_SCHED_BYTES];
 	unsigned int i;
 
-	memset(&e, 0x5a, sizeof(e));
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		CHECK_EQ(gpu_aes_expand_key(key, bad[i], &e), -EINVAL);
-	/* Untouched on error. */
-	CHECK_EQ(e.key_len, 0x5a5a5a5a);
+	memset(want, 0x5a, sizeof(want));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(enc, 0x5a, sizeof(enc));
+		memset(dec, 0x5a, sizeof(dec));
+		CHECK_EQ(gpu_aes_expand_schedules(key, bad[i], enc, dec),
+			 -EINVAL);
+		/* Untouched on error. */
+		CHECK_MEM(enc, want, sizeof(want));
+		CHECK_MEM(dec, want, sizeof(want));
+	}
 }

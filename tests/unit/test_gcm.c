@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * GCM through the in-process producer and the cpu backend: McGrew-Viega
- * test cases (the 96-bit IV ones), random requests vs OpenSSL EVP called
- * directly, EBADMSG with nothing released, the zero-copy layout.
+ * GCM through the kernel's request path (kring) and the cpu backend:
+ * McGrew-Viega test cases (the 96-bit IV ones), random requests vs OpenSSL
+ * EVP called directly, EBADMSG with nothing released, the data area's
+ * layout (text, tag slot, associated data) as the helper sees it.
  */
 #include <errno.h>
 #include <string.h>
@@ -64,27 +65,20 @@ static const struct {
 	  "76fc6ece0f4e1768cddf8853bb2d551b" },
 };
 
-/* Slot 1, the vectors' key. */
-static int run_gcm(struct gpu_aes_producer *p, unsigned int dir,
-		   const uint8_t *iv, const uint8_t *aad, uint32_t alen,
-		   const uint8_t *in, uint8_t *out, uint32_t len, uint8_t *tag,
-		   uint32_t auth_len)
-{
-	return gpu_aes_producer_run_gcm(p, dir, 1, iv, aad, alen, in, out,
-					len, tag, auth_len);
-}
-
 TEST(gcm_mcgrew_viega_vectors)
 {
-	struct gpu_aes_producer *p = mk_producer(64, 1 << 20, 1, 50);
 	uint8_t key[32], iv[12], pt[64], aad[20], ct[64], tag[16];
 	uint8_t out[64], otag[16];
-	unsigned int i, auth_len;
+	int64_t ring0 = kstat("ring_requests"), gcm0 = kstat("ring_gcm_requests");
+	int64_t fb0 = kstat("fallback_requests");
+	unsigned int i, auth_len, n = 0;
+	struct kfix f;
 
-	CHECK(p);
+	CHECK_EQ(kfix_start(&f, 1, 64, 1 << 20, 1, 50), 0);
 	for (i = 0; i < sizeof(mv) / sizeof(mv[0]); i++) {
 		/* Test cases 1, 2, 7, 8, 13, 14: all zero. */
 		int plain = mv[i].plen <= 16;
+		struct kring_tfm *t;
 		uint32_t plen = (uint32_t)mv[i].plen;
 		uint32_t alen = (uint32_t)mv[i].alen;
 
@@ -99,36 +93,44 @@ TEST(gcm_mcgrew_viega_vectors)
 		t_unhex(mv_a, aad, sizeof(aad));
 		CHECK_EQ(t_unhex(mv[i].ct, ct, sizeof(ct)), plen);
 		CHECK_EQ(t_unhex(mv[i].tag, tag, sizeof(tag)), 16);
-		CHECK_EQ(gpu_aes_producer_setkey(p, 1, key, mv[i].klen), 0);
+		t = kr_tfm(GPU_AES_ALG_GCM, key, mv[i].klen);
+		CHECK(t);
+		CHECK_EQ(kring_tfm_authsize(t), 16);
 
 		memset(out, 0, sizeof(out));
-		CHECK_EQ(gpu_aes_producer_run_gcm(p, GPU_AES_DIR_ENCRYPT, 1, iv,
-						  aad, alen, pt, out, plen,
-						  otag, 16), 0);
+		CHECK_EQ(kr_run_gcm(t, GPU_AES_DIR_ENCRYPT, iv, aad, alen, pt,
+				    out, plen, otag), 0);
 		if (t_memdiff(out, ct, plen) >= 0 ||
 		    t_memdiff(otag, tag, 16) >= 0)
 			t_failf(__FILE__, __LINE__, "test case %d", mv[i].tc);
 		CHECK_MEM(out, ct, plen);
 		CHECK_MEM(otag, tag, 16);
-		CHECK_EQ(gpu_aes_producer_run_gcm(p, GPU_AES_DIR_DECRYPT, 1, iv,
-						  aad, alen, ct, out, plen,
-						  tag, 16), 0);
+		CHECK_EQ(kr_run_gcm(t, GPU_AES_DIR_DECRYPT, iv, aad, alen, ct,
+				    out, plen, tag), 0);
 		CHECK_MEM(out, pt, plen);
+		n += 2;
 		/* A shorter tag is the full one's prefix, both ways. */
 		for (auth_len = 4; auth_len < 16; auth_len++) {
 			if (auth_len != 4 && auth_len != 8 && auth_len < 12)
 				continue;
+			CHECK_EQ(kring_tfm_set_authsize(t, auth_len), 0);
 			memset(otag, 0, sizeof(otag));
-			CHECK_EQ(run_gcm(p, GPU_AES_DIR_ENCRYPT, iv, aad, alen,
-					 pt, out, plen, otag, auth_len), 0);
+			CHECK_EQ(kr_run_gcm(t, GPU_AES_DIR_ENCRYPT, iv, aad,
+					    alen, pt, out, plen, otag), 0);
 			CHECK_MEM(otag, tag, auth_len);
 			CHECK_EQ(otag[auth_len], 0);
-			CHECK_EQ(run_gcm(p, GPU_AES_DIR_DECRYPT, iv, aad, alen,
-					 ct, out, plen, tag, auth_len), 0);
+			CHECK_EQ(kr_run_gcm(t, GPU_AES_DIR_DECRYPT, iv, aad,
+					    alen, ct, out, plen, tag), 0);
 			CHECK_MEM(out, pt, plen);
+			n += 2;
 		}
+		kring_tfm_free(t);
 	}
-	gpu_aes_producer_destroy(p);
+	kfix_stop(&f);
+	/* Every one of them the backend's, empty texts included. */
+	CHECK_EQ(kstat("ring_requests") - ring0, n);
+	CHECK_EQ(kstat("ring_gcm_requests") - gcm0, n);
+	CHECK_EQ(kstat("fallback_requests") - fb0, 0);
 }
 
 static const uint32_t auth_lens[] = { 4, 8, 12, 13, 14, 15, 16 };
@@ -138,15 +140,19 @@ static const uint32_t auth_lens[] = { 4, 8, 12, 13, 14, 15, 16 };
 
 static void gcm_random(unsigned int threads, unsigned int rounds)
 {
-	struct gpu_aes_producer *p = mk_producer(256, 4 << 20, threads, 50);
 	static uint8_t in[TEXT_MAX], out[TEXT_MAX], ref[TEXT_MAX];
 	uint8_t keys[3][32], aad[AAD_MAX], iv[12], tag[16], rtag[16];
+	int64_t ring0 = kstat("ring_requests"), fb0 = kstat("fallback_requests");
+	int64_t auth0 = kstat("auth_failures");
+	struct kring_tfm *t[3] = { NULL, NULL, NULL };
 	unsigned int n, k;
+	struct kfix f;
 
-	CHECK(p);
+	CHECK_EQ(kfix_start(&f, 2, 256, 4 << 20, threads, 50), 0);
 	for (k = 0; k < 3; k++) {
 		t_rand_bytes(keys[k], 32);
-		CHECK_EQ(gpu_aes_producer_setkey(p, k, keys[k], 16 + 8 * k), 0);
+		t[k] = kr_tfm(GPU_AES_ALG_GCM, keys[k], 16 + 8 * k);
+		CHECK(t[k]);
 	}
 	for (n = 0; n < rounds; n++) {
 		uint32_t len = n < 2 * TEXT_MAX / 64 ? n * 32 :
@@ -162,18 +168,22 @@ static void gcm_random(unsigned int threads, unsigned int rounds)
 		t_rand_bytes(iv, 12);
 		CHECK_EQ(ref_gcm(GPU_AES_DIR_ENCRYPT, keys[k], 16 + 8 * k, iv,
 				 aad, alen, in, ref, len, rtag, auth_len), 0);
-		CHECK_EQ(gpu_aes_producer_run_gcm(p, GPU_AES_DIR_ENCRYPT, k, iv,
-						  aad, alen, in, out, len, tag,
-						  auth_len), 0);
+		CHECK_EQ(kring_tfm_set_authsize(t[k], auth_len), 0);
+		CHECK_EQ(kr_run_gcm(t[k], GPU_AES_DIR_ENCRYPT, iv, aad, alen,
+				    in, out, len, tag), 0);
 		CHECK_MEM(out, ref, len);
 		CHECK_MEM(tag, rtag, auth_len);
 		/* And back, the tag checked by the helper. */
-		CHECK_EQ(gpu_aes_producer_run_gcm(p, GPU_AES_DIR_DECRYPT, k, iv,
-						  aad, alen, ref, out, len, tag,
-						  auth_len), 0);
+		CHECK_EQ(kr_run_gcm(t[k], GPU_AES_DIR_DECRYPT, iv, aad, alen,
+				    ref, out, len, tag), 0);
 		CHECK_MEM(out, in, len);
 	}
-	gpu_aes_producer_destroy(p);
+	for (k = 0; k < 3; k++)
+		kring_tfm_free(t[k]);
+	kfix_stop(&f);
+	CHECK_EQ(kstat("ring_requests") - ring0, 2 * rounds);
+	CHECK_EQ(kstat("fallback_requests") - fb0, 0);
+	CHECK_EQ(kstat("auth_failures") - auth0, 0);
 }
 
 TEST(gcm_random_vs_openssl_inline_backend)
@@ -187,29 +197,54 @@ TEST(gcm_random_vs_openssl_threaded_backend)
 }
 
 /*
- * One flipped bit in the tag, the AAD or the ciphertext: EBADMSG exactly,
- * dst untouched, counted as a completion (not as a rejected or invalid
- * one).  The intact request still decrypts afterwards.
+ * A GCM decryption whose result lands in caller buffers laid out as the
+ * AEAD API has them: src = AAD | ciphertext | tag, dst = AAD | text.
+ */
+static int gcm_decrypt_into(struct kring_tfm *t, const uint8_t *iv,
+			    const uint8_t *aad, uint32_t alen,
+			    const uint8_t *ct, const uint8_t *tag,
+			    uint32_t len, uint8_t *dst)
+{
+	uint8_t src[24 + 100 + 16], ivc[16] = { 0 };
+	unsigned int auth = kring_tfm_authsize(t);
+
+	if (alen + len + auth > sizeof(src))
+		return -EINVAL;
+	memcpy(ivc, iv, 12);
+	memcpy(src, aad, alen);
+	if (len)
+		memcpy(src + alen, ct, len);
+	memcpy(src + alen + len, tag, auth);
+	return kr_req_run(t, GPU_AES_DIR_DECRYPT, src, dst, len, alen, ivc);
+}
+
+/*
+ * One flipped bit in the tag, the AAD or the ciphertext: -EBADMSG exactly,
+ * no byte of dst written (the kernel releases nothing of a forgery),
+ * counted as an authentication failure of a ring request, never as a
+ * fallback.  The intact request still decrypts afterwards.
  */
 TEST(gcm_flipped_bit_is_ebadmsg_and_releases_nothing)
 {
-	struct gpu_aes_producer *p = mk_producer(64, 1 << 20, 1, 50);
 	uint8_t key[32], iv[12], pt[100], ct[100], aad[24], tag[16];
-	uint8_t bad_ct[100], bad_aad[24], bad_tag[16], out[100], fill[100];
-	struct gpu_aes_producer_stats st;
-	unsigned int where, bit, nr = 0;
-	int st_bad;
+	uint8_t bad_ct[100], bad_aad[24], bad_tag[16], out[100];
+	uint8_t dst[24 + 100], fill[24 + 100];
+	int64_t ring0 = kstat("ring_requests"), fb0 = kstat("fallback_requests");
+	int64_t auth0 = kstat("auth_failures"), rec0 = kstat("recomputed");
+	unsigned int where, bit, nr = 0, nr_bad = 0;
+	struct kring_tfm *t;
+	struct kfix f;
 
-	CHECK(p);
+	CHECK_EQ(kfix_start(&f, 1, 64, 1 << 20, 1, 50), 0);
 	t_rand_bytes(key, sizeof(key));
 	t_rand_bytes(iv, sizeof(iv));
 	t_rand_bytes(pt, sizeof(pt));
 	t_rand_bytes(aad, sizeof(aad));
 	memset(fill, 0xe7, sizeof(fill));
-	CHECK_EQ(gpu_aes_producer_setkey(p, 0, key, 32), 0);
-	CHECK_EQ(gpu_aes_producer_run_gcm(p, GPU_AES_DIR_ENCRYPT, 0, iv, aad,
-					  sizeof(aad), pt, ct, sizeof(pt), tag,
-					  16), 0);
+	t = kr_tfm(GPU_AES_ALG_GCM, key, 32);
+	CHECK(t);
+	CHECK_EQ(kr_run_gcm(t, GPU_AES_DIR_ENCRYPT, iv, aad, sizeof(aad), pt,
+			    ct, sizeof(pt), tag), 0);
 	nr++;
 	for (where = 0; where < 3; where++)
 		for (bit = 0; bit < 8 * 16; bit += 13) {
@@ -224,152 +259,127 @@ TEST(gcm_flipped_bit_is_ebadmsg_and_releases_nothing)
 			else
 				bad_ct[bit / 8 % sizeof(ct)] ^=
 					(uint8_t)(1 << bit % 8);
-			memcpy(out, fill, sizeof(out));
-			st_bad = gpu_aes_producer_run_gcm(p,
-							  GPU_AES_DIR_DECRYPT,
-							  0, iv, bad_aad,
-							  sizeof(aad), bad_ct,
-							  out, sizeof(out),
-							  bad_tag, 16);
-			CHECK_EQ(st_bad, GPU_AES_STATUS_EBADMSG);
-			CHECK_MEM(out, fill, sizeof(out));
+			memcpy(dst, fill, sizeof(dst));
+			CHECK_EQ(gcm_decrypt_into(t, iv, bad_aad, sizeof(aad),
+						  bad_ct, bad_tag, sizeof(ct),
+						  dst), -EBADMSG);
+			CHECK_MEM(dst, fill, sizeof(dst));
 			nr++;
+			nr_bad++;
 		}
+	/* The intact one decrypts into the same kind of buffer. */
+	memcpy(dst, fill, sizeof(dst));
+	CHECK_EQ(gcm_decrypt_into(t, iv, aad, sizeof(aad), ct, tag, sizeof(ct),
+				  dst), 0);
+	CHECK_MEM(dst + sizeof(aad), pt, sizeof(pt));
+	/* The associated data in dst is left as the caller put it. */
+	CHECK_MEM(dst, fill, sizeof(aad));
+	nr++;
 	/* A truncated tag is checked on its auth_len bytes only. */
 	memcpy(bad_tag, tag, sizeof(tag));
 	bad_tag[8] ^= 1;
-	CHECK_EQ(gpu_aes_producer_run_gcm(p, GPU_AES_DIR_DECRYPT, 0, iv, aad,
-					  sizeof(aad), ct, out, sizeof(out),
-					  bad_tag, 8), 0);
+	CHECK_EQ(kring_tfm_set_authsize(t, 8), 0);
+	CHECK_EQ(kr_run_gcm(t, GPU_AES_DIR_DECRYPT, iv, aad, sizeof(aad), ct,
+			    out, sizeof(out), bad_tag), 0);
 	CHECK_MEM(out, pt, sizeof(pt));
-	CHECK_EQ(gpu_aes_producer_run_gcm(p, GPU_AES_DIR_DECRYPT, 0, iv, aad,
-					  sizeof(aad), ct, out, sizeof(out),
-					  bad_tag, 12), GPU_AES_STATUS_EBADMSG);
+	CHECK_EQ(kring_tfm_set_authsize(t, 12), 0);
+	CHECK_EQ(kr_run_gcm(t, GPU_AES_DIR_DECRYPT, iv, aad, sizeof(aad), ct,
+			    out, sizeof(out), bad_tag), -EBADMSG);
 	nr += 2;
+	nr_bad++;
 	/* Empty text: the tag alone authenticates the AAD. */
-	CHECK_EQ(gpu_aes_producer_run_gcm(p, GPU_AES_DIR_ENCRYPT, 0, iv, aad,
-					  sizeof(aad), NULL, NULL, 0, tag, 16),
-		 0);
-	CHECK_EQ(gpu_aes_producer_run_gcm(p, GPU_AES_DIR_DECRYPT, 0, iv, aad,
-					  sizeof(aad), NULL, NULL, 0, tag, 16),
-		 0);
+	CHECK_EQ(kring_tfm_set_authsize(t, 16), 0);
+	CHECK_EQ(kr_run_gcm(t, GPU_AES_DIR_ENCRYPT, iv, aad, sizeof(aad), NULL,
+			    NULL, 0, tag), 0);
+	CHECK_EQ(kr_run_gcm(t, GPU_AES_DIR_DECRYPT, iv, aad, sizeof(aad), NULL,
+			    NULL, 0, tag), 0);
 	aad[0] ^= 0x80;
-	CHECK_EQ(gpu_aes_producer_run_gcm(p, GPU_AES_DIR_DECRYPT, 0, iv, aad,
-					  sizeof(aad), NULL, NULL, 0, tag, 16),
-		 GPU_AES_STATUS_EBADMSG);
+	CHECK_EQ(kr_run_gcm(t, GPU_AES_DIR_DECRYPT, iv, aad, sizeof(aad), NULL,
+			    NULL, 0, tag), -EBADMSG);
 	nr += 3;
-
-	gpu_aes_producer_wait_idle(p);
-	gpu_aes_producer_get_stats(p, &st);
-	CHECK_EQ(st.submitted, nr);
-	CHECK_EQ(st.completed, nr);
-	CHECK_EQ(st.requests, nr);
-	CHECK_EQ(st.invalid, 0);
-	CHECK_EQ(st.rejected, 0);
-	gpu_aes_producer_destroy(p);
+	nr_bad++;
+	kring_tfm_free(t);
+	kfix_stop(&f);
+	CHECK_EQ(kstat("ring_requests") - ring0, nr);
+	CHECK_EQ(kstat("auth_failures") - auth0, nr_bad);
+	CHECK_EQ(kstat("fallback_requests") - fb0, 0);
+	/* The helper's verdict stands: nothing was replayed on the CPU. */
+	CHECK_EQ(kstat("recomputed") - rec0, 0);
 }
 
-TEST(gcm_submit_rejects_bad_arguments)
+/* setauthsize and setkey refuse what crypto_gcm_check_authsize() does. */
+TEST(gcm_tfm_rejects_bad_arguments)
 {
-	struct gpu_aes_producer *p = mk_producer(16, 1 << 20, 1, 50);
-	uint8_t key[16] = { 1 }, iv[12] = { 2 }, buf[32] = { 3 }, tag[16];
-	struct gpu_aes_producer_stats st;
-	static const uint32_t bad[] = { 0, 1, 3, 5, 7, 9, 10, 11, 17, 255 };
+	static const unsigned int bad[] = { 0, 1, 2, 3, 5, 6, 7, 9, 10, 11,
+					    17, 32, 255 };
+	uint8_t key[32] = { 1 };
+	struct kring_tfm *t, *e;
 	unsigned int i;
 
-	CHECK(p);
-	CHECK_EQ(gpu_aes_producer_setkey(p, 0, key, 16), 0);
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		CHECK_EQ(gpu_aes_producer_submit_gcm(p, GPU_AES_DIR_ENCRYPT, 0,
-						     iv, NULL, 0, buf, buf, 32,
-						     tag, bad[i], NULL, NULL),
-			 -EINVAL);
-	CHECK_EQ(gpu_aes_producer_submit_gcm(p, GPU_AES_DIR_ENCRYPT, 0, NULL,
-					     NULL, 0, buf, buf, 32, tag, 16,
-					     NULL, NULL), -EINVAL);
-	CHECK_EQ(gpu_aes_producer_submit_gcm(p, GPU_AES_DIR_DECRYPT, 0, iv,
-					     NULL, 0, buf, buf, 32, NULL, 16,
-					     NULL, NULL), -EINVAL);
-	/* A span past 4 GiB can never be reserved. */
-	CHECK_EQ(gpu_aes_producer_submit_gcm(p, GPU_AES_DIR_ENCRYPT, 0, iv,
-					     buf, 0xffffffffU, buf, buf, 32,
-					     tag, 16, NULL, NULL), -EINVAL);
-	gpu_aes_producer_get_stats(p, &st);
-	CHECK_EQ(st.submitted, 0);
-	gpu_aes_producer_destroy(p);
-}
-
-/* The zero-copy result is valid in the buffer only until cb returns. */
-struct zc {
-	struct result r;
-	const uint8_t *data;
-	uint8_t text[37];
-	uint8_t tag[16];
-};
-
-static void zc_done(void *cookie, int status)
-{
-	struct zc *z = cookie;
-
-	memcpy(z->text, z->data, sizeof(z->text));
-	memcpy(z->tag, z->data + gpu_aes_gcm_tag_off(0, sizeof(z->text)),
-	       sizeof(z->tag));
-	on_done(&z->r, status);
+	CHECK_EQ(kring_tfm_new(GPU_AES_ALG_GCM, key, 20, &t), -EINVAL);
+	CHECK_EQ(kring_tfm_new(GPU_AES_ALG_GCM, key, 64, &t), -EINVAL);
+	CHECK_EQ(kring_tfm_new(GPU_AES_ALG_GCM, key, 24, &t), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_EQ(kring_tfm_set_authsize(t, bad[i]), -EINVAL);
+		/* A refused size leaves the one in use. */
+		CHECK_EQ(kring_tfm_authsize(t), 16);
+	}
+	CHECK_EQ(kring_tfm_set_authsize(t, 13), 0);
+	CHECK_EQ(kring_tfm_authsize(t), 13);
+	kring_tfm_free(t);
+	/* Only an AEAD has a tag length. */
+	CHECK_EQ(kring_tfm_new(GPU_AES_ALG_CTR, key, 16, &e), 0);
+	CHECK_EQ(kring_tfm_set_authsize(e, 16), -EINVAL);
+	kring_tfm_free(e);
 }
 
 /*
- * Zero-copy: text, tag slot and AAD where struct gpu_aes_sqe puts them;
- * the tag comes back in the slot.  A span beyond the reservation is
- * refused before anything is posted.
+ * The data area as the helper sees it (struct gpu_aes_sqe): the text at
+ * the request's offset, the tag slot after it on a 16-byte boundary, then
+ * the associated data; the helper writes auth_len bytes of the slot and
+ * no more.  The first request of a fresh queue sits at its slice's start.
  */
-TEST(gcm_zero_copy_layout)
+TEST(gcm_data_area_layout)
 {
-	struct gpu_aes_producer *p = mk_producer(16, 1 << 20, 1, 50);
-	uint8_t key[24], iv[12], pt[37], aad[11], ref[37], rtag[16];
-	struct gpu_aes_producer_stats st;
-	struct gpu_aes_producer_buf b;
-	struct zc z;
-	uint64_t span = gpu_aes_sqe_span(GPU_AES_ALG_GCM, sizeof(pt),
-					 sizeof(aad));
-	uint8_t *d;
+	uint8_t key[24], iv[16] = { 0 }, pt[37], aad[11], ref[37], rtag[16];
+	uint8_t src[11 + 37], dst[11 + 37 + 14], zero[16] = { 0 };
+	const uint64_t tag_off = gpu_aes_gcm_tag_off(0, sizeof(pt));
+	const uint64_t aad_off = gpu_aes_gcm_aad_off(0, sizeof(pt));
+	const struct gpu_aes_region *r;
+	struct kring_tfm *t;
+	struct kfix f;
 
-	CHECK(p);
-	CHECK_EQ(span, 48 + 16 + sizeof(aad));
-	memset(&z, 0, sizeof(z));
+	CHECK_EQ(gpu_aes_sqe_span(GPU_AES_ALG_GCM, sizeof(pt), sizeof(aad)),
+		 48 + 16 + sizeof(aad));
+	CHECK_EQ(tag_off, 48);
+	CHECK_EQ(aad_off, 64);
+	CHECK_EQ(kfix_start(&f, 1, 16, 1 << 20, 1, 50), 0);
+	r = kring_host_region(f.host);
 	t_rand_bytes(key, sizeof(key));
-	t_rand_bytes(iv, sizeof(iv));
+	t_rand_bytes(iv, 12);
 	t_rand_bytes(pt, sizeof(pt));
 	t_rand_bytes(aad, sizeof(aad));
-	CHECK_EQ(gpu_aes_producer_setkey(p, 4, key, sizeof(key)), 0);
 	CHECK_EQ(ref_gcm(GPU_AES_DIR_ENCRYPT, key, sizeof(key), iv, aad,
 			 sizeof(aad), pt, ref, sizeof(pt), rtag, 14), 0);
-
-	CHECK_EQ(gpu_aes_producer_reserve(p, (uint32_t)span - 1, &b), 0);
-	CHECK_EQ(gpu_aes_producer_post_gcm(p, &b, GPU_AES_DIR_ENCRYPT, 4, iv,
-					   sizeof(pt), sizeof(aad), 14, zc_done,
-					   &z), -EINVAL);
-	gpu_aes_producer_unreserve(p, &b);
-
-	CHECK_EQ(gpu_aes_producer_reserve(p, (uint32_t)span, &b), 0);
-	d = b.data;
-	z.data = d;
-	memcpy(d, pt, sizeof(pt));
-	memset(d + gpu_aes_gcm_tag_off(0, sizeof(pt)), 0, 16);
-	memcpy(d + gpu_aes_gcm_aad_off(0, sizeof(pt)), aad, sizeof(aad));
-	CHECK_EQ(gpu_aes_producer_post_gcm(p, &b, GPU_AES_DIR_ENCRYPT, 4, iv,
-					   sizeof(pt), sizeof(aad), 14, zc_done,
-					   &z), 0);
-	CHECK_EQ(wait_until(is_done, &z.r), 0);
-	CHECK_EQ(z.r.status, 0);
-	CHECK_MEM(z.text, ref, sizeof(pt));
-	CHECK_MEM(z.tag, rtag, 14);
-	/* The helper writes auth_len bytes of the slot, no more. */
-	CHECK_EQ(z.tag[14], 0);
-	CHECK_EQ(z.tag[15], 0);
-	gpu_aes_producer_wait_idle(p);
-	gpu_aes_producer_get_stats(p, &st);
-	CHECK_EQ(st.submitted, 1);
-	CHECK_EQ(st.completed, 1);
-	CHECK_EQ(st.bytes, sizeof(pt));
-	gpu_aes_producer_destroy(p);
+	t = kr_tfm(GPU_AES_ALG_GCM, key, sizeof(key));
+	CHECK(t);
+	CHECK_EQ(kring_tfm_set_authsize(t, 14), 0);
+	memcpy(src, aad, sizeof(aad));
+	memcpy(src + sizeof(aad), pt, sizeof(pt));
+	memset(dst, 0xee, sizeof(dst));
+	CHECK_EQ(kr_req_run(t, GPU_AES_DIR_ENCRYPT, src, dst, sizeof(pt),
+			    sizeof(aad), iv), 0);
+	/* The caller's view: text and tag after the untouched AAD. */
+	CHECK_MEM(dst + sizeof(aad), ref, sizeof(pt));
+	CHECK_MEM(dst + sizeof(aad) + sizeof(pt), rtag, 14);
+	memset(src, 0xee, sizeof(aad));
+	CHECK_MEM(dst, src, sizeof(aad));
+	/* The helper's view, at queue 0's first data offset. */
+	CHECK_MEM(r->data, ref, sizeof(pt));
+	CHECK_MEM(r->data + sizeof(pt), zero, tag_off - sizeof(pt));
+	CHECK_MEM(r->data + tag_off, rtag, 14);
+	CHECK_MEM(r->data + tag_off + 14, zero, 2);
+	CHECK_MEM(r->data + aad_off, aad, sizeof(aad));
+	kring_tfm_free(t);
+	kfix_stop(&f);
 }

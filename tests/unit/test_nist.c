@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The cpu backend through the in-process producer vs NIST SP 800-38A
+ * The cpu backend through the kernel's request path (kring) vs NIST SP 800-38A
  * F.1 (ECB) and F.5 (CTR), and CTR counter carries vs a counter computed
  * here and encrypted with OpenSSL ECB.
  */
@@ -37,49 +37,47 @@ static const struct {
 
 TEST(cpu_backend_sp800_38a_ecb_ctr)
 {
-	struct gpu_aes_producer *p = mk_producer(64, 1 << 20, 1, 50);
 	uint8_t pt[64], ct[64], out[64], key[32], iv[16];
-	unsigned int i, cut;
+	int64_t ring0 = kstat("ring_requests"), fb0 = kstat("fallback_requests");
+	unsigned int i, cut, n = 0;
+	struct kfix f;
 
-	CHECK(p);
+	CHECK_EQ(kfix_start(&f, 2, 64, 1 << 20, 1, 50), 0);
 	t_unhex(pt_hex, pt, 64);
 	t_unhex("f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff", iv, 16);
 	for (i = 0; i < 3; i++) {
 		size_t klen = t_unhex(sp800_38a[i].key, key, 32);
-		unsigned int slot = i + 1;
+		struct kring_tfm *ecb = kr_tfm(GPU_AES_ALG_ECB, key, klen);
+		struct kring_tfm *ctr = kr_tfm(GPU_AES_ALG_CTR, key, klen);
 
-		CHECK_EQ(gpu_aes_producer_setkey(p, slot, key, klen), 0);
-
+		CHECK(ecb && ctr);
 		t_unhex(sp800_38a[i].ecb, ct, 64);
-		CHECK_EQ(gpu_aes_producer_run(p, GPU_AES_ALG_ECB,
-					      GPU_AES_DIR_ENCRYPT, slot, NULL,
-					      pt, out, 64), 0);
+		CHECK_EQ(kr_run(ecb, GPU_AES_DIR_ENCRYPT, NULL, pt, out, 64), 0);
 		CHECK_MEM(out, ct, 64);
-		CHECK_EQ(gpu_aes_producer_run(p, GPU_AES_ALG_ECB,
-					      GPU_AES_DIR_DECRYPT, slot, NULL,
-					      ct, out, 64), 0);
+		CHECK_EQ(kr_run(ecb, GPU_AES_DIR_DECRYPT, NULL, ct, out, 64), 0);
 		CHECK_MEM(out, pt, 64);
 
 		t_unhex(sp800_38a[i].ctr, ct, 64);
-		CHECK_EQ(gpu_aes_producer_run(p, GPU_AES_ALG_CTR,
-					      GPU_AES_DIR_ENCRYPT, slot, iv,
-					      pt, out, 64), 0);
+		CHECK_EQ(kr_run(ctr, GPU_AES_DIR_ENCRYPT, iv, pt, out, 64), 0);
 		CHECK_MEM(out, ct, 64);
-		CHECK_EQ(gpu_aes_producer_run(p, GPU_AES_ALG_CTR,
-					      GPU_AES_DIR_DECRYPT, slot, iv,
-					      ct, out, 64), 0);
+		CHECK_EQ(kr_run(ctr, GPU_AES_DIR_DECRYPT, iv, ct, out, 64), 0);
 		CHECK_MEM(out, pt, 64);
 		/* Any CTR length is a prefix of the same keystream. */
 		for (cut = 1; cut < 64; cut += 7) {
 			memset(out, 0, sizeof(out));
-			CHECK_EQ(gpu_aes_producer_run(p, GPU_AES_ALG_CTR,
-						      GPU_AES_DIR_ENCRYPT, slot,
-						      iv, pt, out, cut), 0);
+			CHECK_EQ(kr_run(ctr, GPU_AES_DIR_ENCRYPT, iv, pt, out, cut), 0);
 			CHECK_MEM(out, ct, cut);
 			CHECK_EQ(out[cut], 0);
+			n++;
 		}
+		n += 4;
+		kring_tfm_free(ecb);
+		kring_tfm_free(ctr);
 	}
-	gpu_aes_producer_destroy(p);
+	kfix_stop(&f);
+	/* All of them the backend's: none ran on the CPU fallback. */
+	CHECK_EQ(kstat("ring_requests") - ring0, n);
+	CHECK_EQ(kstat("fallback_requests") - fb0, 0);
 }
 
 /* Big-endian 128-bit increment, the kernel's crypto_inc(iv, 16). */
@@ -100,18 +98,20 @@ TEST(cpu_backend_ctr_counter_carries_128_bits)
 		"fffffffffffffffffffffffffffffffe",	/* wraps at 2^128 */
 		"00000000fffffffffffffffffffffffc",	/* carry into 2^96 */
 	};
-	struct gpu_aes_producer *p = mk_producer(64, 1 << 20, 1, 50);
 	enum { LEN = 6 * 16 + 7 };
 	uint8_t key[32], iv[16], ctr[16], pt[LEN], out[LEN], ks[7 * 16];
 	uint8_t blocks[7 * 16];
 	unsigned int i, k, b;
+	struct kfix f;
 
-	CHECK(p);
+	CHECK_EQ(kfix_start(&f, 1, 64, 1 << 20, 1, 50), 0);
 	for (k = 0; k < 3; k++) {
 		size_t klen = 16 + 8 * k;
+		struct kring_tfm *t;
 
 		t_rand_bytes(key, sizeof(key));
-		CHECK_EQ(gpu_aes_producer_setkey(p, 0, key, klen), 0);
+		t = kr_tfm(GPU_AES_ALG_CTR, key, klen);
+		CHECK(t);
 		for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
 			t_unhex(starts[i], iv, 16);
 			memcpy(ctr, iv, 16);
@@ -124,12 +124,11 @@ TEST(cpu_backend_ctr_counter_carries_128_bits)
 					   key, klen, NULL, blocks, ks,
 					   sizeof(blocks)), 0);
 			t_rand_bytes(pt, sizeof(pt));
-			CHECK_EQ(gpu_aes_producer_run(p, GPU_AES_ALG_CTR,
-						      GPU_AES_DIR_ENCRYPT, 0,
-						      iv, pt, out, LEN), 0);
+			CHECK_EQ(kr_run(t, GPU_AES_DIR_ENCRYPT, iv, pt, out, LEN), 0);
 			for (b = 0; b < LEN; b++)
 				CHECK_EQ(out[b], pt[b] ^ ks[b]);
 		}
+		kring_tfm_free(t);
 	}
-	gpu_aes_producer_destroy(p);
+	kfix_stop(&f);
 }

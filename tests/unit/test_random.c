@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Random keys, IVs, lengths (1 B .. 1 MiB), algorithms and directions
- * through the producer and the cpu backend vs OpenSSL called directly.
+ * through the kernel's request path (kring) and the cpu backend vs OpenSSL
+ * called directly.
  */
 #include <string.h>
 
@@ -34,17 +35,23 @@ static uint32_t random_len(unsigned int alg)
 
 static void random_vs_openssl(unsigned int threads, unsigned int rounds)
 {
-	struct gpu_aes_producer *p = mk_producer(256, 8 << 20, threads, 50);
 	static uint8_t in[MAX_LEN], out[MAX_LEN], ref[MAX_LEN];
+	int64_t ring0 = kstat("ring_requests"), fb0 = kstat("fallback_requests");
+	int64_t ecb0 = kstat("ring_ecb_requests"), ctr0 = kstat("ring_ctr_requests");
+	struct kring_tfm *ecb[8] = { NULL }, *ctr[8] = { NULL };
+	unsigned int n, s, nr_ecb = 0;
 	uint8_t keys[8][32];
 	size_t klen[8];
-	unsigned int n, s;
+	struct kfix f;
 
-	CHECK(p);
+	/* A 1 MiB request needs a quarter of its queue's slice at most. */
+	CHECK_EQ(kfix_start(&f, 2, 256, 4 << 20, threads, 50), 0);
 	for (s = 0; s < 8; s++) {
 		klen[s] = 16 + 8 * (s % 3);
 		t_rand_bytes(keys[s], 32);
-		CHECK_EQ(gpu_aes_producer_setkey(p, s, keys[s], klen[s]), 0);
+		ecb[s] = kr_tfm(GPU_AES_ALG_ECB, keys[s], klen[s]);
+		ctr[s] = kr_tfm(GPU_AES_ALG_CTR, keys[s], klen[s]);
+		CHECK(ecb[s] && ctr[s]);
 	}
 	/* Exact lengths at the edges first, then random ones. */
 	for (n = 0; n < rounds; n++) {
@@ -61,11 +68,21 @@ static void random_vs_openssl(unsigned int threads, unsigned int rounds)
 		t_rand_bytes(in, len);
 		CHECK_EQ(ref_crypt(alg, dir, keys[s], klen[s], iv, in, ref,
 				   len), 0);
-		CHECK_EQ(gpu_aes_producer_run(p, alg, dir, s, iv, in, out,
-					      len), 0);
+		CHECK_EQ(kr_run(alg == GPU_AES_ALG_ECB ? ecb[s] : ctr[s], dir,
+				iv, in, out, len), 0);
 		CHECK_MEM(out, ref, len);
+		nr_ecb += alg == GPU_AES_ALG_ECB;
 	}
-	gpu_aes_producer_destroy(p);
+	for (s = 0; s < 8; s++) {
+		kring_tfm_free(ecb[s]);
+		kring_tfm_free(ctr[s]);
+	}
+	kfix_stop(&f);
+	/* Every request the backend's, none on the CPU fallback. */
+	CHECK_EQ(kstat("ring_requests") - ring0, rounds);
+	CHECK_EQ(kstat("ring_ecb_requests") - ecb0, nr_ecb);
+	CHECK_EQ(kstat("ring_ctr_requests") - ctr0, rounds - nr_ecb);
+	CHECK_EQ(kstat("fallback_requests") - fb0, 0);
 }
 
 TEST(random_requests_vs_openssl_inline_backend)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * XTS through the in-process producer and the cpu backend: IEEE 1619
- * vectors, the ECB composition (xts_ecb.c) against OpenSSL's own XTS, and
- * every length 16..4096 against OpenSSL called directly.
+ * XTS through the kernel's request path (kring) and the cpu backend: IEEE
+ * 1619 vectors, the ECB composition (xts_ecb.c) against OpenSSL's own XTS,
+ * and every length 16..4096 against OpenSSL called directly.
  */
 #include <string.h>
 
@@ -79,14 +79,16 @@ static const struct {
 
 TEST(xts_ieee1619_vectors)
 {
-	struct gpu_aes_producer *p = mk_producer(64, 1 << 20, 1, 50);
 	uint8_t key[64], iv[16], pt[512], ct[512], out[512];
+	int64_t ring0 = kstat("ring_xts_requests"), fb0 = kstat("fallback_requests");
 	unsigned int i;
+	struct kfix f;
 
-	CHECK(p);
+	CHECK_EQ(kfix_start(&f, 1, 64, 1 << 20, 1, 50), 0);
 	for (i = 0; i < sizeof(ieee1619) / sizeof(ieee1619[0]); i++) {
 		size_t klen = t_unhex(ieee1619[i].key, key, sizeof(key));
 		size_t len = t_unhex(ieee1619[i].ct, ct, sizeof(ct));
+		struct kring_tfm *t;
 
 		t_unhex(ieee1619[i].iv, iv, sizeof(iv));
 		if (ieee1619[i].pt)
@@ -94,24 +96,27 @@ TEST(xts_ieee1619_vectors)
 		else
 			for (size_t j = 0; j < len; j++)
 				pt[j] = (uint8_t)j;
-		CHECK_EQ(gpu_aes_producer_setkey_xts(p, 1, key, klen), 0);
+		t = kr_tfm(GPU_AES_ALG_XTS, key, klen);
+		CHECK(t);
 		memset(out, 0, sizeof(out));
-		CHECK_EQ(gpu_aes_producer_run(p, GPU_AES_ALG_XTS,
-					      GPU_AES_DIR_ENCRYPT, 1, iv, pt,
-					      out, (uint32_t)len), 0);
+		CHECK_EQ(kr_run(t, GPU_AES_DIR_ENCRYPT, iv, pt, out,
+				(uint32_t)len), 0);
 		if (t_memdiff(out, ct, len) >= 0)
 			t_failf(__FILE__, __LINE__, "vector %s encryption",
 				ieee1619[i].name);
 		CHECK_MEM(out, ct, len);
-		CHECK_EQ(gpu_aes_producer_run(p, GPU_AES_ALG_XTS,
-					      GPU_AES_DIR_DECRYPT, 1, iv, ct,
-					      out, (uint32_t)len), 0);
+		CHECK_EQ(kr_run(t, GPU_AES_DIR_DECRYPT, iv, ct, out,
+				(uint32_t)len), 0);
 		if (t_memdiff(out, pt, len) >= 0)
 			t_failf(__FILE__, __LINE__, "vector %s decryption",
 				ieee1619[i].name);
 		CHECK_MEM(out, pt, len);
+		kring_tfm_free(t);
 	}
-	gpu_aes_producer_destroy(p);
+	kfix_stop(&f);
+	CHECK_EQ(kstat("ring_xts_requests") - ring0,
+		 2 * sizeof(ieee1619) / sizeof(ieee1619[0]));
+	CHECK_EQ(kstat("fallback_requests") - fb0, 0);
 }
 
 static EVP_CIPHER_CTX *ecb_ctx(const uint8_t *key, size_t len, int enc)
@@ -183,21 +188,23 @@ TEST(xts_composition_matches_evp_xts)
 
 /*
  * Every length 16..4096, 128 and 256-bit keys, both directions, through the
- * producer vs EVP's XTS; one request of each length and size per loop.
+ * ring vs EVP's XTS; one request of each length and size per loop.
  */
 static void xts_all_lengths(unsigned int threads)
 {
-	struct gpu_aes_producer *p = mk_producer(256, 4 << 20, threads, 50);
 	static uint8_t in[RAND_MAX_LEN], out[RAND_MAX_LEN], ref[RAND_MAX_LEN];
+	int64_t ring0 = kstat("ring_requests"), fb0 = kstat("fallback_requests");
+	struct kring_tfm *t[2] = { NULL, NULL };
 	uint8_t key[2][64], iv[16];
+	unsigned int k, n = 0;
 	uint32_t len;
-	unsigned int k;
+	struct kfix f;
 
-	CHECK(p);
+	CHECK_EQ(kfix_start(&f, 2, 256, 4 << 20, threads, 50), 0);
 	for (k = 0; k < 2; k++) {
 		t_rand_bytes(key[k], 64);
-		CHECK_EQ(gpu_aes_producer_setkey_xts(p, k, key[k], 32 + 32 * k),
-			 0);
+		t[k] = kr_tfm(GPU_AES_ALG_XTS, key[k], 32 + 32 * k);
+		CHECK(t[k]);
 	}
 	for (len = 16; len <= RAND_MAX_LEN; len++)
 		for (k = 0; k < 2; k++) {
@@ -207,11 +214,15 @@ static void xts_all_lengths(unsigned int threads)
 			t_rand_bytes(in, len);
 			CHECK_EQ(ref_xts(dir, key[k], 32 + 32 * k, iv, in, ref,
 					 len), 0);
-			CHECK_EQ(gpu_aes_producer_run(p, GPU_AES_ALG_XTS, dir,
-						      k, iv, in, out, len), 0);
+			CHECK_EQ(kr_run(t[k], dir, iv, in, out, len), 0);
 			CHECK_MEM(out, ref, len);
+			n++;
 		}
-	gpu_aes_producer_destroy(p);
+	kring_tfm_free(t[0]);
+	kring_tfm_free(t[1]);
+	kfix_stop(&f);
+	CHECK_EQ(kstat("ring_requests") - ring0, n);
+	CHECK_EQ(kstat("fallback_requests") - fb0, 0);
 }
 
 TEST(xts_every_length_vs_openssl_inline_backend)
@@ -233,18 +244,20 @@ TEST(xts_every_length_vs_openssl_threaded_backend)
  */
 TEST(xts_192_and_equal_halves_vs_composition)
 {
-	struct gpu_aes_producer *p = mk_producer(64, 1 << 20, 1, 50);
 	static uint8_t in[RAND_MAX_LEN], out[RAND_MAX_LEN], ref[RAND_MAX_LEN];
+	int64_t fb0 = kstat("fallback_requests");
 	uint8_t key[64], iv[16];
 	unsigned int n, evp_checked = 0;
+	struct kfix f;
 
-	CHECK(p);
+	CHECK_EQ(kfix_start(&f, 1, 64, 1 << 20, 1, 50), 0);
 	t_rand_seed(0x192);
 	for (n = 0; n < 600; n++) {
 		size_t half = 16 + 8 * (n % 3);
 		int equal = n % 6 >= 3;
 		unsigned int dir = (n / 6) & 1;
 		uint32_t len = 16 + (uint32_t)(t_rand() % (RAND_MAX_LEN - 15));
+		struct kring_tfm *t;
 
 		if (n % 6 == 1) /* AES-192, distinct halves */
 			len = 16 + (uint32_t)(n % 256);
@@ -253,10 +266,12 @@ TEST(xts_192_and_equal_halves_vs_composition)
 			memcpy(key + half, key, half);
 		t_rand_bytes(iv, 16);
 		t_rand_bytes(in, len);
-		CHECK_EQ(gpu_aes_producer_setkey_xts(p, 2, key, 2 * half), 0);
+		/* A new tfm each time: its key table slot is rewritten. */
+		t = kr_tfm(GPU_AES_ALG_XTS, key, 2 * half);
+		CHECK(t);
 		CHECK_EQ(composed(dir, key, 2 * half, iv, in, ref, len), 0);
-		CHECK_EQ(gpu_aes_producer_run(p, GPU_AES_ALG_XTS, dir, 2, iv,
-					      in, out, len), 0);
+		CHECK_EQ(kr_run(t, dir, iv, in, out, len), 0);
+		kring_tfm_free(t);
 		CHECK_MEM(out, ref, len);
 		if (equal && half != 24 && dir == GPU_AES_DIR_DECRYPT) {
 			CHECK_EQ(ref_xts(dir, key, 2 * half, iv, in, ref, len),
@@ -265,14 +280,17 @@ TEST(xts_192_and_equal_halves_vs_composition)
 			evp_checked++;
 		}
 	}
+	kfix_stop(&f);
 	CHECK(evp_checked > 50);
-	gpu_aes_producer_destroy(p);
+	CHECK_EQ(kstat("fallback_requests") - fb0, 0);
 }
 
 /*
  * Beyond OpenSSL's 2^20-block data unit the backend composes: the first
  * 2^20 blocks of a longer unit are those EVP gives for exactly 2^20
  * (stealing touches only the last two), and the whole unit round-trips.
+ * The ring takes requests up to a quarter of a queue's slice and
+ * ring_max_bytes: both are raised so this one is the backend's.
  */
 #define EVP_MAX		(16U << 20)
 #define LONG_LEN	(EVP_MAX + 16 + 5)
@@ -281,25 +299,30 @@ TEST(xts_longer_than_evp_limit)
 {
 	static uint8_t in[LONG_LEN], out[LONG_LEN], ref[LONG_LEN];
 	const size_t evp_max = EVP_MAX, len = LONG_LEN;
-	struct gpu_aes_producer *p = mk_producer(16, 32 << 20, 1, 50);
+	int64_t ring0 = kstat("ring_requests"), fb0 = kstat("fallback_requests");
 	uint8_t key[64], iv[16];
+	struct kring_tfm *t;
+	struct kfix f;
 
-	CHECK(p);
+	CHECK_EQ(kfix_start(&f, 1, 16, 68 << 20, 1, 50), 0);
+	kring_set_params(0, 32U << 20, 60000);
 	t_rand_seed(0x20);
 	t_rand_bytes(key, 64);
 	t_rand_bytes(iv, 16);
 	t_rand_bytes(in, len);
-	CHECK_EQ(gpu_aes_producer_setkey_xts(p, 0, key, 64), 0);
+	t = kr_tfm(GPU_AES_ALG_XTS, key, 64);
+	CHECK(t);
 	CHECK_EQ(ref_xts(GPU_AES_DIR_ENCRYPT, key, 64, iv, in, ref, evp_max),
 		 0);
 	CHECK(ref_xts(GPU_AES_DIR_ENCRYPT, key, 64, iv, in, out, len) == -1);
-	CHECK_EQ(gpu_aes_producer_run(p, GPU_AES_ALG_XTS, GPU_AES_DIR_ENCRYPT,
-				      0, iv, in, out, (uint32_t)len), 0);
+	CHECK_EQ(kr_run(t, GPU_AES_DIR_ENCRYPT, iv, in, out, (uint32_t)len), 0);
 	CHECK_MEM(out, ref, evp_max);
 	CHECK_EQ(composed(GPU_AES_DIR_ENCRYPT, key, 64, iv, in, ref, len), 0);
 	CHECK_MEM(out, ref, len);
-	CHECK_EQ(gpu_aes_producer_run(p, GPU_AES_ALG_XTS, GPU_AES_DIR_DECRYPT,
-				      0, iv, out, ref, (uint32_t)len), 0);
+	CHECK_EQ(kr_run(t, GPU_AES_DIR_DECRYPT, iv, out, ref, (uint32_t)len), 0);
 	CHECK_MEM(ref, in, len);
-	gpu_aes_producer_destroy(p);
+	kring_tfm_free(t);
+	kfix_stop(&f);
+	CHECK_EQ(kstat("ring_requests") - ring0, 2);
+	CHECK_EQ(kstat("fallback_requests") - fb0, 0);
 }

@@ -5,7 +5,10 @@
 # distinct regions of an aes-ctr-plain64 dm-crypt volume on brd.  No
 # byte may be wrong, no I/O may fail, no task may be left in D state, the
 # ring must carry requests again after every restart, and the counters
-# must add up.  Only with the helper.
+# must add up.  The helper runs with one queue per CPU (its default; 2 in
+# the guest): every restart must attach that many queues, and every queue
+# must have carried requests (kprobes, lib.sh queue_probe_start).  Only
+# with the helper.
 #
 # CRASH_VOLUME=luks runs the same on a LUKS2 volume with cryptsetup's
 # default aes-xts-plain64 (xts-aes-gpu) instead (crash-load-luks.sh).
@@ -26,6 +29,7 @@ d=$TMP/crash
 mkdir -p "$d"
 name=gpuaes-crash
 cleanup() {
+	queue_probe_stop
 	cryptsetup close "$name" 2>/dev/null
 	rmmod brd 2>/dev/null
 	rm -rf "$d"
@@ -37,6 +41,12 @@ dev=/dev/mapper/$name
 
 pid=$(pidof gpu-aes-helper)
 [ -n "$pid" ] || { fail "no helper running"; finish; exit; }
+ncpu=$(nr_cpus)
+nq=$(helper_queues)
+[ "${nq:-0}" -ge 2 ] && [ "$nq" -ge "$ncpu" ] &&
+	pass "$volume: the helper serves $nq queues, one per CPU ($ncpu)" ||
+	fail "$volume: the helper serves ${nq:-?} queues on $ncpu CPUs: want one per CPU, at least 2"
+queue_probe_start || fail "$volume: kprobes for the per-queue evidence"
 snap k
 attaches=$(counter helper_attaches)
 w=0
@@ -110,4 +120,12 @@ note "ring_requests $rr fallback_requests $fr recomputed $rec timeouts $to late 
 [ "$rej" = 0 ] && [ "$herr" = 0 ] &&
 	pass "$volume: the real helper sent no rejected completion and no error" ||
 	fail "$volume: rejected_completions $rej helper_errors $herr"
+att_nq=$(attaches_with_queues "${nq:-0}")
+[ "$att_nq" = "$kills" ] &&
+	pass "$volume: each of the $kills restarted helpers attached ${nq:-?} queues" ||
+	fail "$volume: $att_nq of $kills restarts attached ${nq:-?} queues"
+expect_queues_live "${nq:-1}" "$volume" &&
+	pass "$volume: every one of the ${nq:-1} queues carried requests under the kills" ||
+	fail "$volume: not every queue carried requests"
+queue_probe_stop
 finish

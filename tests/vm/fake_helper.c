@@ -2,28 +2,39 @@
 /*
  * fake_helper - attaches to /dev/gpu_aes like gpu-aes-helper (run it where
  * no helper is attached: vm-run --no-helper) and attacks or inspects the
- * kernel side of the ABI.
+ * kernel side of the ABI (uapi/gpu_aes.h, version 3: a region of several
+ * queues, each with its own SQ, CQ and data slice, and a shared key table).
+ * QUEUES defaults to 2, one per vCPU of the guest.
  *
- *   fake_helper access
- *	who may open the device, EBUSY, ENOTTY, EINVAL/EFAULT for bad
- *	SETUPs, no mmap, and the region after attach holds exactly what the
- *	ABI says (header, zeroed queues and key table, data area untouched).
- *   fake_helper keys
- *	a consumer's key sits in its slot while its tfm lives (for
- *	xts-aes-gpu both halves, the tweak key's schedule too); once the tfm
- *	is freed the whole 1024-byte slot reads zero through this mapping.
- *   fake_helper withhold ENTRIES NTH SECONDS READYFILE
- *	a well-behaved helper on a ring of ENTRIES entries (run with
- *	vm-run --no-helper), except that it never answers the NTH request
- *	it reads; serves until SIGTERM or SECONDS, then detaches.  Writes
- *	READYFILE once attached; prints "stat served=S withheld_tag=T".
- *   fake_helper hostile SECONDS MIN_GARBAGE CONSUMERS
- *	serves real completions to CONSUMERS processes that byte-check
- *	ctr-aes-gpu/ecb-aes-gpu against aes-generic, and between them posts
- *	at least MIN_GARBAGE completion entries that must all be rejected
- *	(among them GPU_AES_STATUS_EBADMSG for live ECB/CTR requests: a
- *	verdict only a GCM decryption can have), overruns of cq_tail, and
- *	scribbles over the kernel's header fields.
+ *   fake_helper access [QUEUES]
+ *	who may open the device, EBUSY, ENOTTY, INFO (and v2's INFO number,
+ *	answered with version 3), EINVAL/EFAULT for bad SETUPs, COMPLETE's
+ *	queue argument, no mmap, and the region after attach holds exactly
+ *	what the ABI says (header and offsets of gpu_aes_layout(), zeroed
+ *	queues and key table, data area untouched).
+ *   fake_helper keys [QUEUES]
+ *	a consumer pinned to CPU c posts to queue c % QUEUES; its raw key
+ *	sits in its 128-byte slot while its tfm lives (for xts-aes-gpu the
+ *	tweak key after the key); once the tfm is freed the slot and the
+ *	whole table read zero through this mapping.
+ *   fake_helper withhold QUEUES ENTRIES NTH SECONDS READYFILE
+ *	a well-behaved helper on QUEUES queues of ENTRIES entries, except
+ *	that it never answers the NTH request it reads (whatever its
+ *	queue); serves until SIGTERM or SECONDS, then detaches.  Writes
+ *	READYFILE once attached, and READYFILE.q holding the withheld
+ *	request's queue number once it withholds it.  Prints "stat
+ *	served=S withheld_queue=Q withheld_tag=T" and per queue "stat
+ *	queue=Q served=S served_after_withhold=A".
+ *   fake_helper hostile SECONDS MIN_GARBAGE CONSUMERS [QUEUES]
+ *	serves real completions to CONSUMERS processes (consumer i pinned
+ *	to the i-th allowed CPU, round robin, so every CPU's queue is live)
+ *	that byte-check ctr-aes-gpu/ecb-aes-gpu against aes-generic, and
+ *	between them posts at least MIN_GARBAGE completion entries that must
+ *	all be rejected: among them GPU_AES_STATUS_EBADMSG for live ECB/CTR
+ *	requests (a verdict only a GCM decryption can have) and live
+ *	requests of another queue posted on the wrong queue; plus overruns
+ *	of each queue's cq_tail and scribbles over the kernel's header and
+ *	queue header fields.
  *
  * Each check prints "ok ..." or "not ok ..."; numbers go on "stat" lines.
  * Exit status 1 if any check failed.
@@ -33,9 +44,11 @@
 #include <grp.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <linux/capability.h>
 #include <sys/ioctl.h>
@@ -52,30 +65,71 @@
 
 #define DEV "/dev/gpu_aes"
 #define GUARD (4u << 20)
+/* Queues this program serves at most (the ABI allows GPU_AES_MAX_QUEUES). */
+#define MAXQ 16
+/* ABI v2's INFO number (its struct was 56 bytes); the kernel answers it. */
+#define GPU_AES_IOC_INFO_V2 _IOC(_IOC_READ, GPU_AES_IOC_MAGIC, 1, 56)
 
+struct fqueue {
+	struct gpu_aes_queue_hdr *h;
+	struct gpu_aes_sqe *sq;
+	struct gpu_aes_cqe *cq;
+};
 
 struct region {
 	struct gpu_aes_setup s;
+	struct gpu_aes_geometry g;
 	struct gpu_aes_layout l;
 	uint8_t *base;
 	struct gpu_aes_region_hdr *h;
-	struct gpu_aes_sqe *sq;
-	struct gpu_aes_cqe *cq;
+	struct fqueue q[MAXQ];
 	struct gpu_aes_key *keys;
 	uint8_t *data;
 };
 
-/* Fills @r for the given sizes and maps (but does not attach) it. */
-static int region_map(struct region *r, uint32_t entries, uint32_t keys,
-		      uint64_t data, int prot)
+static uint32_t page_size(void)
 {
+	return (uint32_t)sysconf(_SC_PAGESIZE);
+}
+
+/* @s's geometry, and region_size as gpu_aes_layout() gives it for them. */
+static void setup_fit(struct gpu_aes_setup *s)
+{
+	struct gpu_aes_geometry g = {
+		.nr_queues = s->nr_queues, .queue_entries = s->queue_entries,
+		.nr_keys = s->nr_keys, .page_size = s->page_size,
+		.queue_data_size = s->queue_data_size,
+	};
+	struct gpu_aes_layout l;
+
+	gpu_aes_layout(&g, &l);
+	s->region_size = l.region_size;
+}
+
+/* Fills @r for the given sizes and maps (but does not attach) it. */
+static int region_map(struct region *r, uint32_t queues, uint32_t entries,
+		      uint32_t keys, uint64_t queue_data, int prot)
+{
+	uint32_t i;
+
 	memset(r, 0, sizeof(*r));
+	r->g.nr_queues = queues;
+	r->g.queue_entries = entries;
+	r->g.nr_keys = keys;
+	r->g.page_size = page_size();
+	r->g.queue_data_size = queue_data;
+	if (queues > MAXQ || !gpu_aes_geometry_valid(&r->g)) {
+		errno = EINVAL;
+		return -1;
+	}
+	gpu_aes_layout(&r->g, &r->l);
 	r->s.abi_version = GPU_AES_ABI_VERSION;
 	r->s.features = GPU_AES_FEAT_NEED_WAKEUP;
-	r->s.nr_entries = entries;
+	r->s.nr_queues = queues;
+	r->s.queue_entries = entries;
 	r->s.nr_keys = keys;
-	r->s.data_size = data;
-	gpu_aes_layout(entries, keys, data, &r->l);
+	r->s.page_size = r->g.page_size;
+	r->s.queue_data_size = queue_data;
 	r->s.region_size = r->l.region_size;
 	/* A hole after the region, so a SETUP that runs past it faults. */
 	r->base = mmap(NULL, r->l.region_size + GUARD, PROT_READ | PROT_WRITE,
@@ -89,11 +143,21 @@ static int region_map(struct region *r, uint32_t entries, uint32_t keys,
 		mprotect(r->base, r->l.region_size, prot);
 	r->s.region_addr = (uintptr_t)r->base;
 	r->h = (void *)r->base;
-	r->sq = (void *)(r->base + r->l.sq_off);
-	r->cq = (void *)(r->base + r->l.cq_off);
+	for (i = 0; i < queues; i++) {
+		uint8_t *qb = r->base + r->l.queues_off + i * r->l.queue_stride;
+
+		r->q[i].h = (void *)qb;
+		r->q[i].sq = (void *)(qb + r->l.sq_off);
+		r->q[i].cq = (void *)(qb + r->l.cq_off);
+	}
 	r->keys = (void *)(r->base + r->l.keys_off);
 	r->data = r->base + r->l.data_off;
 	return 0;
+}
+
+static long complete_q(int fd, uint32_t q)
+{
+	return ioctl(fd, GPU_AES_IOC_COMPLETE, (unsigned long)q);
 }
 
 static bool all_bytes(const void *p, size_t n, uint8_t v)
@@ -110,6 +174,54 @@ static bool all_bytes(const void *p, size_t n, uint8_t v)
 static int errno_of(long rc)
 {
 	return rc < 0 ? errno : 0;
+}
+
+/* The CPUs this process may run on, in order; returns how many. */
+static int allowed_cpus(int *cpus, int max)
+{
+	cpu_set_t set;
+	int c, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (c = 0; c < CPU_SETSIZE && n < max; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	return n;
+}
+
+static int pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* nr_cpu_ids as the kernel has it: the highest possible CPU + 1, or -1. */
+static long possible_cpus(void)
+{
+	char buf[256], *p;
+	long hi = -1, v;
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	/* "0-1", "0", "0-3,8-11": the last number is the highest. */
+	for (p = buf; *p;) {
+		if (*p >= '0' && *p <= '9') {
+			v = strtol(p, &p, 10);
+			if (v > hi)
+				hi = v;
+		} else {
+			p++;
+		}
+	}
+	return hi < 0 ? -1 : hi + 1;
 }
 
 /* Drops @cap from this process's effective and permitted sets. */
@@ -173,7 +285,7 @@ static int child_setup_memlock(int fd, void *arg)
 static int child_complete(int fd, void *arg)
 {
 	(void)arg;
-	return errno_of(ioctl(fd, GPU_AES_IOC_COMPLETE));
+	return errno_of(complete_q(fd, GPU_AES_ALL_QUEUES));
 }
 
 /* This process's VmLck in kB, or -1. */
@@ -225,14 +337,62 @@ static void access_nonroot(void)
 	      "open by uid 65534 fails with EACCES/EPERM (errno %d)", err);
 }
 
-static void access_setup(int fd)
+/* INFO, and v2's INFO number, before anything is attached. */
+static void access_info(int fd, struct gpu_aes_info *info)
 {
+	uint8_t v2[64];
+	uint32_t v2ver;
+	long ncpu = possible_cpus();
+	int e;
+
+	memset(info, 0xff, sizeof(*info));
+	e = errno_of(ioctl(fd, GPU_AES_IOC_INFO, info));
+	check(e == 0 && info->abi_version == GPU_AES_ABI_VERSION &&
+	      info->features == GPU_AES_FEAT_NEED_WAKEUP &&
+	      info->max_entries == GPU_AES_MAX_ENTRIES &&
+	      info->max_keys == GPU_AES_MAX_KEYS &&
+	      info->max_data_size == GPU_AES_MAX_DATA &&
+	      info->reserved0 == 0 && !info->reserved[0] && !info->reserved[1] &&
+	      !info->reserved[2],
+	      "INFO before SETUP: version %u, features %#x, max_entries %u, max_keys %u, max_data_size %llu, reserved fields zero (errno %d)",
+	      info->abi_version, info->features, info->max_entries,
+	      info->max_keys, (unsigned long long)info->max_data_size, e);
+	check(info->max_queues >= 1 && info->max_queues <= GPU_AES_MAX_QUEUES,
+	      "INFO max_queues %u is within 1..%u", info->max_queues,
+	      GPU_AES_MAX_QUEUES);
+	check(info->page_size == page_size(),
+	      "INFO page_size %u = getpagesize() %u", info->page_size,
+	      page_size());
+	check(ncpu > 0 && info->nr_cpus == (uint32_t)ncpu,
+	      "INFO nr_cpus %u = the possible CPUs of /sys/devices/system/cpu/possible (%ld)",
+	      info->nr_cpus, ncpu);
+	check(errno_of(ioctl(fd, GPU_AES_IOC_INFO, (void *)8)) == EFAULT,
+	      "INFO to an unmapped address fails with EFAULT");
+
+	/* An old helper's INFO: version 3 in the first u32, the rest zero. */
+	memset(v2, 0xee, sizeof(v2));
+	e = errno_of(ioctl(fd, GPU_AES_IOC_INFO_V2, v2));
+	memcpy(&v2ver, v2, sizeof(v2ver));
+	check(e == 0 && v2ver == GPU_AES_ABI_VERSION && all_bytes(v2 + 4, 52, 0) &&
+	      all_bytes(v2 + 56, sizeof(v2) - 56, 0xee),
+	      "ABI v2's INFO number (0x%lx) answers version %u in v2's 56 bytes, the rest zero, nothing written past them (errno %d)",
+	      (unsigned long)GPU_AES_IOC_INFO_V2, v2ver, e);
+	check(errno_of(ioctl(fd, GPU_AES_IOC_INFO_V2, (void *)8)) == EFAULT,
+	      "v2's INFO to an unmapped address fails with EFAULT");
+}
+
+static void access_setup(int fd, uint32_t nq)
+{
+	const uint32_t pg = page_size();
+	const uint64_t qmin = GPU_AES_MIN_QUEUE_DATA;
 	struct region r, ro;
 	struct gpu_aes_setup b;
-	struct gpu_aes_layout l;
 	struct gpu_aes_info info;
+	struct gpu_aes_region_hdr want;
 	size_t i;
+	uint32_t q;
 
+/* One field wrong, everything else (region_size too) as for @r. */
 #define BAD(field, val, want) do {						\
 	b = r.s;								\
 	b.field = (val);							\
@@ -240,66 +400,92 @@ static void access_setup(int fd)
 	check(e_ == (want), "SETUP with " #field " = " #val " fails with "	\
 	      #want " (errno %d)", e_);						\
 } while (0)
+/*
+ * One size wrong and region_size what gpu_aes_layout() gives for the
+ * result, so only the size's own rule is broken.
+ */
+#define BADG(field, val, want) do {						\
+	b = r.s;								\
+	b.field = (val);							\
+	setup_fit(&b);								\
+	int e_ = errno_of(ioctl(fd, GPU_AES_IOC_SETUP, &b));			\
+	check(e_ == (want), "SETUP with " #field " = " #val " (region_size "	\
+	      "to match) fails with " #want " (errno %d)", e_);		\
+} while (0)
 
 	long attaches = stat_read("helper_attaches"), lck;
 	int e;
 
-	if (region_map(&r, 16, 4, GPU_AES_MIN_DATA, PROT_READ | PROT_WRITE))
-		return check(false, "mmap region");
-	check(ioctl(fd, GPU_AES_IOC_INFO, &info) == 0 &&
-	      info.abi_version == GPU_AES_ABI_VERSION &&
-	      info.max_entries == GPU_AES_MAX_ENTRIES &&
-	      info.max_keys == GPU_AES_MAX_KEYS &&
-	      info.max_data_size == GPU_AES_MAX_DATA, "INFO before SETUP");
-	check(errno_of(ioctl(fd, GPU_AES_IOC_INFO, (void *)8)) == EFAULT,
-	      "INFO to an unmapped address fails with EFAULT");
-	check(errno_of(ioctl(fd, GPU_AES_IOC_COMPLETE)) == ENXIO,
-	      "COMPLETE before SETUP fails with ENXIO");
+	access_info(fd, &info);
+	if (region_map(&r, nq, 16, 4, qmin, PROT_READ | PROT_WRITE))
+		return check(false, "mmap region (errno %d)", errno);
+	check(errno_of(complete_q(fd, GPU_AES_ALL_QUEUES)) == ENXIO &&
+	      errno_of(complete_q(fd, 0)) == ENXIO,
+	      "COMPLETE before SETUP fails with ENXIO (all queues, queue 0)");
 	check(errno_of(ioctl(fd, GPU_AES_IOC_SETUP, (void *)8)) == EFAULT,
 	      "SETUP from an unmapped address fails with EFAULT");
 	BAD(abi_version, GPU_AES_ABI_VERSION + 1, EINVAL);
+	BAD(abi_version, 2, EINVAL);
 	BAD(abi_version, 0, EINVAL);
 	BAD(features, 2, EINVAL);
 	BAD(features, 0x80000000u, EINVAL);
-	BAD(nr_entries, 24, EINVAL);
-	BAD(nr_entries, 8, EINVAL);
-	BAD(nr_entries, 0, EINVAL);
-	BAD(nr_entries, 32768, EINVAL);
-	BAD(nr_entries, 0x80000000u, EINVAL);
-	BAD(nr_keys, 0, EINVAL);
-	BAD(nr_keys, 4097, EINVAL);
-	BAD(nr_keys, UINT32_MAX, EINVAL);
-	BAD(data_size, GPU_AES_MIN_DATA + 512, EINVAL);
-	BAD(data_size, GPU_AES_MIN_DATA / 2, EINVAL);
-	BAD(data_size, 0, EINVAL);
-	BAD(data_size, (uint64_t)GPU_AES_MAX_DATA * 2, EINVAL);
-	BAD(data_size, UINT64_MAX & ~4095ull, EINVAL);
-	BAD(region_size, r.l.region_size + 4096, EINVAL);
-	BAD(region_size, r.l.region_size - 4096, EINVAL);
+	BAD(reserved[0], 1, EINVAL);
+	BAD(reserved[1], 1, EINVAL);
+	BAD(reserved[2], 0x8000000000000000ull, EINVAL);
+	BADG(nr_queues, 0, EINVAL);
+	BADG(nr_queues, info.max_queues + 1, EINVAL);
+	BADG(nr_queues, GPU_AES_MAX_QUEUES + 1, EINVAL);
+	BADG(nr_queues, UINT32_MAX, EINVAL);
+	BADG(queue_entries, 24, EINVAL);
+	BADG(queue_entries, GPU_AES_MIN_ENTRIES / 2, EINVAL);
+	BADG(queue_entries, 0, EINVAL);
+	BADG(queue_entries, GPU_AES_MAX_ENTRIES * 2, EINVAL);
+	BADG(queue_entries, 0x80000000u, EINVAL);
+	BADG(nr_keys, 0, EINVAL);
+	BADG(nr_keys, GPU_AES_MAX_KEYS + 1, EINVAL);
+	BADG(nr_keys, UINT32_MAX, EINVAL);
+	BADG(page_size, 0, EINVAL);
+	BADG(page_size, pg / 2, EINVAL);
+	BADG(page_size, pg * 2, EINVAL);
+	BADG(page_size, 3 * 1024, EINVAL);
+	if (pg != GPU_AES_MAX_PAGE)
+		/* Valid for the ABI, but not this kernel's page size. */
+		BADG(page_size, GPU_AES_MAX_PAGE, EINVAL);
+	BADG(queue_data_size, qmin + 512, EINVAL);
+	BADG(queue_data_size, qmin - pg, EINVAL);
+	BADG(queue_data_size, qmin / 2, EINVAL);
+	BADG(queue_data_size, 0, EINVAL);
+	/* Each slice valid alone, all of them over GPU_AES_MAX_DATA. */
+	BADG(queue_data_size, GPU_AES_MAX_DATA / nq + pg, EINVAL);
+	BADG(queue_data_size, GPU_AES_MAX_DATA, EINVAL);
+	BADG(queue_data_size, UINT64_MAX & ~(uint64_t)(pg - 1), EINVAL);
+	BAD(region_size, r.l.region_size + pg, EINVAL);
+	BAD(region_size, r.l.region_size - pg, EINVAL);
+	BAD(region_size, r.l.region_size + 1, EINVAL);
 	BAD(region_size, 0, EINVAL);
 	BAD(region_addr, 0, EINVAL);
 	BAD(region_addr, (uintptr_t)r.base + 8, EINVAL);
-	BAD(region_addr, (uintptr_t)r.base + 2048, EINVAL);
-	BAD(reserved[0], 1, EINVAL);
-	BAD(reserved[2], 0x8000000000000000ull, EINVAL);
+	BAD(region_addr, (uintptr_t)r.base + pg / 2, EINVAL);
 	/* Page aligned but nothing mapped there. */
 	BAD(region_addr, 4096, EFAULT);
 	/* Kernel addresses are no user memory to pin. */
 	BAD(region_addr, 0xffff888000000000ull, EFAULT);
-	/* Sizes valid, but the region runs past the mapping. */
-	gpu_aes_layout(16, 4, 2 * GPU_AES_MIN_DATA, &l);
+	/* Sizes valid, but the region runs past the mapping (into GUARD). */
 	b = r.s;
-	b.data_size = 2 * GPU_AES_MIN_DATA;
-	b.region_size = l.region_size;
-	check(errno_of(ioctl(fd, GPU_AES_IOC_SETUP, &b)) == EFAULT,
-	      "SETUP of a region longer than the mapping fails with EFAULT (errno %d)",
-	      errno);
+	b.queue_data_size = 2 * qmin;
+	setup_fit(&b);
+	e = errno_of(ioctl(fd, GPU_AES_IOC_SETUP, &b));
+	check(e == EFAULT,
+	      "SETUP of a region %llu bytes longer than the mapping fails with EFAULT (errno %d)",
+	      (unsigned long long)(b.region_size - r.l.region_size), e);
 	/* Read-only memory cannot be pinned for writing. */
-	if (region_map(&ro, 16, 4, GPU_AES_MIN_DATA, PROT_READ) == 0) {
-		check(errno_of(ioctl(fd, GPU_AES_IOC_SETUP, &ro.s)) == EFAULT,
-		      "SETUP of a read-only mapping fails with EFAULT (errno %d)",
-		      errno);
+	if (region_map(&ro, nq, 16, 4, qmin, PROT_READ) == 0) {
+		e = errno_of(ioctl(fd, GPU_AES_IOC_SETUP, &ro.s));
+		check(e == EFAULT,
+		      "SETUP of a read-only mapping fails with EFAULT (errno %d)", e);
 		munmap(ro.base, ro.l.region_size);
+	} else {
+		check(false, "mmap read-only region (errno %d)", errno);
 	}
 	/* The role is checked where it is taken, not only at open. */
 	e = in_child(child_setup_as_nobody, fd, &r.s);
@@ -316,7 +502,8 @@ static void access_setup(int fd)
 	lck = vm_locked_kb();
 	check(ioctl(fd, GPU_AES_IOC_SETUP, &r.s) == 0 &&
 	      stat_read("helper_attaches") == attaches + 1,
-	      "valid SETUP, counted in helper_attaches");
+	      "valid SETUP (%u queues of 16 entries, 4 keys, %llu-byte slices), counted in helper_attaches",
+	      nq, (unsigned long long)qmin);
 	check(vm_locked_kb() - lck == (long)(r.l.region_size >> 10),
 	      "the pinned region is charged as locked memory: VmLck %ld -> %ld kB (region %llu kB)",
 	      lck, vm_locked_kb(), (unsigned long long)(r.l.region_size >> 10));
@@ -326,52 +513,112 @@ static void access_setup(int fd)
 	      e);
 	check(errno_of(ioctl(fd, GPU_AES_IOC_SETUP, &r.s)) == EBUSY,
 	      "second SETUP on the same file fails with EBUSY");
-	check(errno_of(ioctl(fd, GPU_AES_IOC_COMPLETE)) == 0,
-	      "COMPLETE with nothing posted returns 0");
+
+	/* COMPLETE names a queue of the region, or all of them. */
+	e = 0;
+	for (q = 0; q < nq; q++)
+		e |= errno_of(complete_q(fd, q)) != 0 || complete_q(fd, q) != 0;
+	check(!e && complete_q(fd, GPU_AES_ALL_QUEUES) == 0,
+	      "COMPLETE of each queue 0..%u and of GPU_AES_ALL_QUEUES with nothing posted returns 0",
+	      nq - 1);
+	{
+		static const uint32_t badq[] = { 0, 1, 0x100, 0x7fffffff, 0xfffffffe };
+		long rej = stat_read("rejected_completions");
+
+		for (i = 0; i < sizeof(badq) / sizeof(badq[0]); i++) {
+			uint32_t v = badq[i] < 2 ? nq + badq[i] : badq[i];
+
+			e = errno_of(complete_q(fd, v));
+			check(e == EINVAL,
+			      "COMPLETE of queue %u (the region has %u) fails with EINVAL (errno %d)",
+			      v, nq, e);
+		}
+		printf("stat COMPLETE of bad queue numbers: rejected_completions +%ld\n",
+		       stat_read("rejected_completions") - rej);
+	}
 
 	/* The region after attach: the header and nothing else. */
-	check(r.h->magic == GPU_AES_MAGIC && r.h->abi_version == GPU_AES_ABI_VERSION &&
-	      r.h->features == GPU_AES_FEAT_NEED_WAKEUP && r.h->nr_entries == 16 &&
-	      r.h->nr_keys == 4 && r.h->region_size == r.l.region_size &&
-	      r.h->sq_off == r.l.sq_off && r.h->cq_off == r.l.cq_off &&
+	memset(&want, 0, sizeof(want));
+	want.magic = GPU_AES_MAGIC;
+	want.abi_version = GPU_AES_ABI_VERSION;
+	want.features = GPU_AES_FEAT_NEED_WAKEUP;
+	want.nr_queues = nq;
+	want.queue_entries = 16;
+	want.nr_keys = 4;
+	want.page_size = pg;
+	want.region_size = r.l.region_size;
+	want.queues_off = r.l.queues_off;
+	want.queue_stride = r.l.queue_stride;
+	want.keys_off = r.l.keys_off;
+	want.data_off = r.l.data_off;
+	want.queue_data_size = qmin;
+	check(r.h->magic == want.magic && r.h->abi_version == want.abi_version &&
+	      r.h->features == want.features && r.h->nr_queues == nq &&
+	      r.h->queue_entries == 16 && r.h->nr_keys == 4 &&
+	      r.h->page_size == pg && r.h->region_size == r.l.region_size &&
+	      r.h->queues_off == r.l.queues_off &&
+	      r.h->queue_stride == r.l.queue_stride &&
 	      r.h->keys_off == r.l.keys_off && r.h->data_off == r.l.data_off &&
-	      r.h->data_size == GPU_AES_MIN_DATA,
-	      "header fields are the ABI's layout");
-	check(r.h->reserved0 == 0 && all_bytes(r.h->pad0, sizeof(r.h->pad0), 0) &&
-	      r.h->sq_tail == 0 && r.h->sq_head == 0 && r.h->helper_flags == 0 &&
-	      r.h->cq_tail == 0 && r.h->cq_head == 0 &&
-	      all_bytes(r.h->pad1, sizeof(r.h->pad1), 0) &&
-	      all_bytes(r.h->pad2, sizeof(r.h->pad2), 0) &&
-	      all_bytes(r.h->pad3, sizeof(r.h->pad3), 0) &&
-	      all_bytes(r.h->pad4, sizeof(r.h->pad4), 0) &&
-	      all_bytes(r.h->pad5, sizeof(r.h->pad5), 0),
-	      "the rest of the header page is zero (indices, padding)");
-	check(all_bytes(r.base + r.l.sq_off, r.l.data_off - r.l.sq_off, 0),
-	      "submission queue, completion queue and key table are zero (%llu bytes)",
-	      (unsigned long long)(r.l.data_off - r.l.sq_off));
-	for (i = 0; i < GPU_AES_MIN_DATA && r.data[i] == 0xa5; i++)
+	      r.h->queue_data_size == qmin,
+	      "header fields are gpu_aes_layout()'s: queues_off %llu, queue_stride %llu, keys_off %llu, data_off %llu, region_size %llu",
+	      (unsigned long long)r.h->queues_off,
+	      (unsigned long long)r.h->queue_stride,
+	      (unsigned long long)r.h->keys_off,
+	      (unsigned long long)r.h->data_off,
+	      (unsigned long long)r.h->region_size);
+	check(!memcmp(r.h, &want, sizeof(want)) &&
+	      all_bytes(r.base + sizeof(want), r.l.queues_off - sizeof(want), 0),
+	      "the rest of the header page is zero (reserved0, padding, the helper's cost fields; %llu bytes)",
+	      (unsigned long long)r.l.queues_off);
+	for (q = 0; q < nq; q++)
+		check(all_bytes(r.base + r.l.queues_off + q * r.l.queue_stride,
+				r.l.queue_stride, 0),
+		      "queue %u is zero: indices, helper_flags, SQ, CQ, padding (%llu bytes at %llu)",
+		      q, (unsigned long long)r.l.queue_stride,
+		      (unsigned long long)(r.l.queues_off + q * r.l.queue_stride));
+	check(all_bytes(r.base + r.l.keys_off, r.l.data_off - r.l.keys_off, 0),
+	      "the key table is zero (%llu bytes)",
+	      (unsigned long long)(r.l.data_off - r.l.keys_off));
+	for (i = 0; i < r.l.data_size && r.data[i] == 0xa5; i++)
 		;
-	check(i == GPU_AES_MIN_DATA,
-	      "the data area is untouched: no kernel bytes in it (%zu of %u bytes)",
-	      i, GPU_AES_MIN_DATA);
-	/* Indices past the ring: the batch is rejected whole, head kept. */
-	long rej = stat_read("rejected_completions");
+	check(i == r.l.data_size,
+	      "the data area (%u slices) is untouched: no kernel bytes in it (%zu of %llu bytes)",
+	      nq, i, (unsigned long long)r.l.data_size);
 
-	r.h->cq_tail = 17;
-	check(errno_of(ioctl(fd, GPU_AES_IOC_COMPLETE)) == EINVAL &&
-	      r.h->cq_head == 0 && stat_read("rejected_completions") == rej + 1,
-	      "cq_tail 17 on a 16-entry ring: EINVAL, counted once, cq_head 0");
-	r.h->cq_tail = 0;
+	/* Indices past a queue: that batch is rejected whole, head kept. */
+	{
+		struct fqueue *lq = &r.q[nq - 1];
+		long rej = stat_read("rejected_completions");
+
+		lq->h->cq_tail = 17;
+		e = errno_of(complete_q(fd, nq - 1));
+		check(e == EINVAL && lq->h->cq_head == 0 &&
+		      stat_read("rejected_completions") == rej + 1,
+		      "cq_tail 17 on queue %u of 16 entries: COMPLETE(%u) EINVAL, counted once, cq_head 0 (errno %d)",
+		      nq - 1, nq - 1, e);
+		e = errno_of(complete_q(fd, GPU_AES_ALL_QUEUES));
+		check(e == EINVAL && lq->h->cq_head == 0 &&
+		      stat_read("rejected_completions") == rej + 2,
+		      "the same through COMPLETE(GPU_AES_ALL_QUEUES): EINVAL, counted once more (errno %d)",
+		      e);
+		lq->h->cq_tail = 0;
+		for (q = 0, e = 0; q < nq; q++)
+			e |= r.q[q].h->cq_head != 0;
+		check(!e && complete_q(fd, GPU_AES_ALL_QUEUES) == 0,
+		      "cq_tail back in range: COMPLETE(GPU_AES_ALL_QUEUES) returns 0, every cq_head 0");
+	}
 #undef BAD
+#undef BADG
 }
 
-static void do_access(void)
+static void do_access(uint32_t nq)
 {
 	static const unsigned long bad_cmds[] = {
 		_IO(GPU_AES_IOC_MAGIC, 0), _IO(GPU_AES_IOC_MAGIC, 4),
 		_IO(GPU_AES_IOC_MAGIC, 255), _IO('T', 1), 0, 0xffffffffUL,
 		/* The right numbers with the wrong direction or size. */
 		_IOW(GPU_AES_IOC_MAGIC, 1, struct gpu_aes_info),
+		_IOC(_IOC_READ, GPU_AES_IOC_MAGIC, 1, 60),
 		_IOR(GPU_AES_IOC_MAGIC, 2, struct gpu_aes_setup),
 		_IOW(GPU_AES_IOC_MAGIC, 2, uint32_t),
 		_IOR(GPU_AES_IOC_MAGIC, 3, uint32_t),
@@ -391,16 +638,20 @@ static void do_access(void)
 	      fd2 < 0 ? errno : 0);
 	if (fd2 >= 0)
 		close(fd2);
-	for (i = 0; i < sizeof(bad_cmds) / sizeof(bad_cmds[0]); i++)
-		check(errno_of(ioctl(fd, bad_cmds[i], 0)) == ENOTTY,
-		      "ioctl 0x%lx fails with ENOTTY (errno %d)", bad_cmds[i],
-		      errno);
+	for (i = 0; i < sizeof(bad_cmds) / sizeof(bad_cmds[0]); i++) {
+		int e = errno_of(ioctl(fd, bad_cmds[i], 0));
+
+		check(e == ENOTTY, "ioctl 0x%lx fails with ENOTTY (errno %d)",
+		      bad_cmds[i], e);
+	}
 	m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
-	check(m == MAP_FAILED && errno == ENODEV,
-	      "mmap of " DEV " fails with ENODEV (errno %d)", errno);
+	i = m == MAP_FAILED ? (size_t)errno : 0;
+	check(m == MAP_FAILED && i == ENODEV,
+	      "mmap of " DEV " fails with ENODEV (errno %zu)", i);
 	m = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 1ull << 40);
-	check(m == MAP_FAILED, "mmap at a huge offset fails (errno %d)", errno);
-	access_setup(fd);
+	i = m == MAP_FAILED ? (size_t)errno : 0;
+	check(m == MAP_FAILED, "mmap at a huge offset fails (errno %zu)", i);
+	access_setup(fd, nq);
 	fd2 = open(DEV, O_RDWR);
 	check(fd2 < 0 && errno == EBUSY,
 	      "while attached, a second open fails with EBUSY (errno %d)",
@@ -418,11 +669,28 @@ static void do_access(void)
 /* ---- a minimal real helper ------------------------------------------- */
 
 /*
- * Runs @s (ECB, CTR or XTS) on the CPU through aes-generic with the key the
- * kernel put in the key table: GPU_AES_STATUS_OK, or a status saying why
- * not.
+ * Does @s, read from queue @q, look like what the kernel posts there: a tag
+ * of the queue, a seq carrying the queue's number in its low byte, and
+ * bytes inside the queue's own slice of the data area?
  */
-static int32_t serve_one(struct region *r, const struct gpu_aes_sqe *s)
+static bool sqe_fits_queue(const struct region *r, uint32_t q,
+			   const struct gpu_aes_sqe *s)
+{
+	uint64_t lo = (uint64_t)q * r->g.queue_data_size;
+	uint64_t span = gpu_aes_sqe_span(s->alg, s->len, s->aad_len);
+
+	return s->tag < r->g.queue_entries && (s->seq & 0xff) == q &&
+	       s->data_off >= lo && span <= r->g.queue_data_size &&
+	       s->data_off - lo <= r->g.queue_data_size - span;
+}
+
+/*
+ * Runs @s (ECB, CTR or XTS), read from queue @q, on the CPU through
+ * aes-generic with the key the kernel put in the key table:
+ * GPU_AES_STATUS_OK, or a status saying why not.
+ */
+static int32_t serve_one(struct region *r, uint32_t q,
+			 const struct gpu_aes_sqe *s)
 {
 	static uint8_t tmp[1 << 20];
 	const struct gpu_aes_key *k;
@@ -444,14 +712,15 @@ static int32_t serve_one(struct region *r, const struct gpu_aes_sqe *s)
 	default:
 		return GPU_AES_STATUS_EINVAL;
 	}
-	if (s->key_slot >= r->s.nr_keys || s->len > sizeof(tmp) ||
-	    s->data_off > r->s.data_size - s->len)
+	if (s->key_slot >= r->g.nr_keys || s->len > sizeof(tmp) ||
+	    !sqe_fits_queue(r, q, s) || !gpu_aes_sqe_alg_fields_valid(s))
 		return GPU_AES_STATUS_EINVAL;
 	k = &r->keys[s->key_slot];
 	gen = __atomic_load_n(&k->gen, __ATOMIC_ACQUIRE);
 	klen = k->key_len;
-	tlen = s->alg == GPU_AES_ALG_XTS ? k->tweak_len : 0;
-	if (klen > 32 || tlen != (s->alg == GPU_AES_ALG_XTS ? klen : 0))
+	tlen = k->tweak_len;
+	if (!gpu_aes_key_len_valid(klen) ||
+	    tlen != (s->alg == GPU_AES_ALG_XTS ? klen : 0))
 		return GPU_AES_STATUS_EINVAL;
 	/* XTS: key[] holds the data key, then the tweak key. */
 	memcpy(key, k->key, klen + tlen);
@@ -469,20 +738,35 @@ static int32_t serve_one(struct region *r, const struct gpu_aes_sqe *s)
 
 /* ---- keys ------------------------------------------------------------ */
 
+/* Key table slots not all zero, of the first @n. */
+static int slots_in_use(const struct region *r, uint32_t n)
+{
+	uint32_t i;
+	int used = 0;
+
+	for (i = 0; i < n; i++)
+		used += !all_bytes(&r->keys[i], sizeof(r->keys[i]), 0);
+	return used;
+}
+
 /*
- * One consumer of @drv (ctr-aes-gpu or xts-aes-gpu) with a @klen-byte key
- * and one ring request: its key table entry while the tfm lives, and after.
+ * One consumer of @drv (ctr-aes-gpu or xts-aes-gpu) with a @klen-byte key,
+ * pinned to @cpu, and one ring request: the queue it lands on, its key
+ * table entry while the tfm lives, and after.
  */
-static void keys_one(const char *drv, const char *refname, size_t klen)
+static void keys_one(const char *drv, const char *refname, size_t klen,
+		     int cpu, uint32_t nq)
 {
 	static uint8_t pt[4096], out[4096], ref[4096];
 	/* XTS: two AES-256 keys, the tweak key second. */
 	const size_t half = klen > 32 ? klen / 2 : klen;
 	const bool xts = klen > 32;
+	const uint32_t wq = (uint32_t)cpu % nq;
 	uint8_t key[64], iv[16];
 	struct region r;
 	struct pollfd pfd;
-	int fd, st, i, nslot = 0;
+	int fd, st, i, others = 0;
+	uint32_t q;
 	pid_t p;
 
 	for (i = 0; i < (int)klen; i++)
@@ -492,10 +776,12 @@ static void keys_one(const char *drv, const char *refname, size_t klen)
 	check(alg_once(refname, key, klen, 1, iv, pt, ref, sizeof(pt)) == 0,
 	      "%s: reference from %s", drv, refname);
 	fd = open(DEV, O_RDWR);
-	if (fd < 0 || region_map(&r, 16, 8, GPU_AES_MIN_DATA, PROT_READ | PROT_WRITE) ||
+	if (fd < 0 || region_map(&r, nq, 16, 8, GPU_AES_MIN_QUEUE_DATA,
+				 PROT_READ | PROT_WRITE) ||
 	    ioctl(fd, GPU_AES_IOC_SETUP, &r.s))
 		return check(false, "attach (errno %d)", errno);
-	r.h->helper_flags = GPU_AES_HELPER_NEED_WAKEUP;
+	for (q = 0; q < nq; q++)
+		r.q[q].h->helper_flags = GPU_AES_HELPER_NEED_WAKEUP;
 
 	/* The consumer: one tfm, one ring request, then the tfm is freed. */
 	int go[2], done[2];
@@ -504,9 +790,12 @@ static void keys_one(const char *drv, const char *refname, size_t klen)
 		return check(false, "pipe");
 	p = fork();
 	if (p == 0) {
-		int tfm = alg_tfm(drv, key, klen);
+		int tfm;
 		char c;
 
+		if (pin_to(cpu))
+			_exit(3);
+		tfm = alg_tfm(drv, key, klen);
 		if (tfm < 0 || alg_op(tfm, 1, iv, pt, out, sizeof(out)) ||
 		    memcmp(out, ref, sizeof(out)))
 			_exit(1);
@@ -518,39 +807,42 @@ static void keys_one(const char *drv, const char *refname, size_t klen)
 	}
 	pfd.fd = fd;
 	pfd.events = POLLIN;
-	check(poll(&pfd, 1, 10000) == 1 && r.h->sq_tail == 1,
-	      "%s: the consumer's request reaches the ring", drv);
-	struct gpu_aes_sqe s = r.sq[0];
+	st = poll(&pfd, 1, 10000);
+	for (q = 0; q < nq; q++)
+		if (q != wq)
+			others += r.q[q].h->sq_tail != 0;
+	check(st == 1 && r.q[wq].h->sq_tail == 1 && !others,
+	      "%s: the request of a consumer on CPU %d reaches queue %u (of %u), and no other queue",
+	      drv, cpu, wq, nq);
+	struct fqueue *fq = &r.q[wq];
+	struct gpu_aes_sqe s = fq->sq[0];
 	const struct gpu_aes_key *k = &r.keys[s.key_slot % 8];
 
-	check(s.key_slot < 8 && k->key_len == half && k->rounds == 14 &&
-	      !memcmp(k->key, key, klen) && !memcmp(k->enc_sched, key, half) &&
-	      k->gen == s.key_gen,
-	      "%s: while the tfm lives its key is in slot %u (gen %u)", drv,
-	      s.key_slot, k->gen);
-	/* The first round key of a schedule is the key itself. */
-	if (xts)
-		check(k->tweak_len == half &&
-		      !memcmp(k->tweak_sched, key + half, half) &&
-		      s.alg == GPU_AES_ALG_XTS && !memcmp(s.iv, iv, 16),
-		      "%s: tweak key and its schedule follow the key, the sqe carries the tweak",
-		      drv);
-	else
-		check(k->tweak_len == 0 &&
-		      all_bytes(k->tweak_sched, sizeof(k->tweak_sched), 0) &&
-		      all_bytes(k->key + klen, sizeof(k->key) - klen, 0),
-		      "%s: no tweak key, the unused key bytes are zero", drv);
-	r.cq[0] = (struct gpu_aes_cqe){ .tag = s.tag, .seq = s.seq,
-					.status = serve_one(&r, &s) };
-	r.h->sq_head = 1;
-	__atomic_store_n(&r.h->cq_tail, 1, __ATOMIC_RELEASE);
-	check(ioctl(fd, GPU_AES_IOC_COMPLETE) == 1, "%s: its completion is accepted", drv);
+	check(sqe_fits_queue(&r, wq, &s) && s.tag == 0 &&
+	      s.alg == (xts ? GPU_AES_ALG_XTS : GPU_AES_ALG_CTR) &&
+	      s.dir == GPU_AES_DIR_ENCRYPT && s.len == sizeof(pt) &&
+	      !memcmp(s.iv, iv, 16),
+	      "%s: the sqe: tag %u, seq %#x (low byte = queue %u), data_off %llu in the queue's slice, the consumer's IV",
+	      drv, s.tag, s.seq, wq, (unsigned long long)s.data_off);
+	check(s.key_slot < 8 && k->gen != 0 && k->gen == s.key_gen &&
+	      k->key_len == half && k->tweak_len == (xts ? half : 0) &&
+	      k->reserved == 0 && !memcmp(k->key, key, klen) &&
+	      all_bytes(k->key + klen, sizeof(k->key) - klen, 0) &&
+	      all_bytes(k->pad, sizeof(k->pad), 0),
+	      "%s: while the tfm lives slot %u (gen %u) holds key_len %u, tweak_len %u, the %s, the rest of its %zu bytes zero",
+	      drv, s.key_slot, k->gen, k->key_len, k->tweak_len,
+	      xts ? "key then the tweak key" : "raw key", sizeof(*k));
+	fq->cq[0] = (struct gpu_aes_cqe){ .tag = s.tag, .seq = s.seq,
+					  .status = serve_one(&r, wq, &s) };
+	fq->h->sq_head = 1;
+	__atomic_store_n(&fq->h->cq_tail, 1, __ATOMIC_RELEASE);
+	check(complete_q(fd, wq) == 1, "%s: its completion on queue %u is accepted",
+	      drv, wq);
 	char c;
 
 	check(read(done[0], &c, 1) == 1, "%s: the consumer got the right bytes", drv);
-	for (i = 0; i < 8; i++)
-		nslot += !all_bytes(&r.keys[i], sizeof(r.keys[i]), 0);
-	check(nslot == 1, "%s: exactly one key slot is in use (%d)", drv, nslot);
+	check(slots_in_use(&r, 8) == 1, "%s: exactly one key slot is in use (%d)",
+	      drv, slots_in_use(&r, 8));
 	if (write(go[1], "x", 1) != 1)
 		check(false, "write");
 	waitpid(p, &st, 0);
@@ -560,18 +852,26 @@ static void keys_one(const char *drv, const char *refname, size_t klen)
 	check(all_bytes(k, sizeof(*k), 0),
 	      "%s: after the tfm is freed slot %u reads all zero (%zu bytes)",
 	      drv, s.key_slot, sizeof(*k));
-	nslot = 0;
-	for (i = 0; i < 8; i++)
-		nslot += !all_bytes(&r.keys[i], sizeof(r.keys[i]), 0);
-	check(nslot == 0, "%s: the whole key table is zero (%d slots not)", drv,
-	      nslot);
+	check(all_bytes(r.keys, r.l.data_off - r.l.keys_off, 0),
+	      "%s: the whole key table is zero (%d slots not)", drv,
+	      slots_in_use(&r, 8));
 	close(fd);
+	close(go[0]);
+	close(go[1]);
+	close(done[0]);
+	close(done[1]);
+	munmap(r.base, r.l.region_size);
 }
 
-static void do_keys(void)
+static void do_keys(uint32_t nq)
 {
-	keys_one("ctr-aes-gpu", "ctr(aes-generic)", 32);
-	keys_one("xts-aes-gpu", "xts(ecb(aes-generic))", 64);
+	int cpus[2], n = allowed_cpus(cpus, 2);
+
+	if (n < 1)
+		return check(false, "sched_getaffinity");
+	/* Two CPUs (the guest's two): each consumer on another queue. */
+	keys_one("ctr-aes-gpu", "ctr(aes-generic)", 32, cpus[0], nq);
+	keys_one("xts-aes-gpu", "xts(ecb(aes-generic))", 64, cpus[n - 1], nq);
 }
 
 /* ---- hostile --------------------------------------------------------- */
@@ -582,15 +882,19 @@ struct shared {
 };
 
 /*
- * A byte-checked consumer: random keys, lengths, IVs and directions on the
- * gpu drivers, each result compared with aes-generic's.
+ * A byte-checked consumer on @cpu: random keys, lengths, IVs and
+ * directions on the gpu drivers, each result compared with aes-generic's.
  */
-static void consumer(struct shared *sh, uint64_t seed)
+static void consumer(struct shared *sh, uint64_t seed, int cpu)
 {
 	static uint8_t in[16384], out[16384], ref[16384];
 	uint8_t key[32], iv[16];
 	uint64_t s = seed;
 
+	if (pin_to(cpu)) {
+		__atomic_add_fetch(&sh->errors, 1, __ATOMIC_RELAXED);
+		_exit(1);
+	}
 	while (!sh->stop) {
 		int ctr = rnd(&s) & 1, klen = 16 + 8 * (int)(rnd(&s) % 3), n;
 		int gpu, gen;
@@ -627,15 +931,28 @@ static void consumer(struct shared *sh, uint64_t seed)
 	_exit(0);
 }
 
-struct hostile {
-	struct region r;
-	int fd;
-	uint64_t rs;
+#define HOSTILE_BATCH 64
+
+/* The hostile helper's view of one queue. */
+struct hqueue {
 	uint32_t cq_tail;		/* ours; the kernel's head after a reap */
 	uint32_t *seq;			/* last seq seen per tag, 0 = never */
 	bool *mine;			/* seen, not yet completed */
-	long garbage, overruns, real, accepted, scribbles, bad_reaps;
+	struct gpu_aes_cqe done[HOSTILE_BATCH];	/* this round's answers */
+	uint32_t nd;
+	long real, garbage, foreign, overruns;
+};
+
+struct hostile {
+	struct region r;
+	uint32_t nq;
+	int fd;
+	uint64_t rs;
+	struct hqueue q[MAXQ];
+	long garbage, overruns, real, accepted, scribbles, bad_reaps, bad_sqes;
+	long foreign;			/* live cqes of one queue posted on another */
 	long ebadmsg;			/* EBADMSG sent for live ECB/CTR requests */
+	long all_reaps, queue_reaps;
 };
 
 static const int32_t bad_status[] = {
@@ -649,13 +966,13 @@ static bool status_valid(int32_t v)
 }
 
 /*
- * A seq the tag cannot have now or during this test: seqs only grow by
- * one per post, so anything below the last one seen is stale, and a tag
- * never seen is nowhere near 2^31.
+ * A seq the tag cannot have now or during this test: seqs only grow (by
+ * 256 per post, the low byte the queue's number), so anything below the
+ * last one seen is stale, and a tag never seen is nowhere near 2^31.
  */
-static uint32_t stale_seq(struct hostile *x, uint32_t tag)
+static uint32_t stale_seq(struct hostile *x, struct hqueue *hq, uint32_t tag)
 {
-	uint32_t s = x->seq[tag];
+	uint32_t s = hq->seq[tag];
 
 	if (!s)
 		return 0x80000000u + (uint32_t)(rnd(&x->rs) % 0x40000000u);
@@ -663,9 +980,9 @@ static uint32_t stale_seq(struct hostile *x, uint32_t tag)
 }
 
 /* One garbage entry, never acceptable whatever the kernel posts meanwhile. */
-static struct gpu_aes_cqe garbage_entry(struct hostile *x)
+static struct gpu_aes_cqe garbage_entry(struct hostile *x, struct hqueue *hq)
 {
-	uint32_t n = x->r.s.nr_entries, tag;
+	uint32_t n = x->r.g.queue_entries, tag;
 	struct gpu_aes_cqe c;
 
 	c.reserved = (uint32_t)rnd(&x->rs);
@@ -677,7 +994,7 @@ static struct gpu_aes_cqe garbage_entry(struct hostile *x)
 			c.status = (int32_t)rnd(&x->rs);
 		while (status_valid(c.status));
 		break;
-	case 1:		/* a tag past the ring */
+	case 1:		/* a tag past the queue */
 		c.tag = n + (uint32_t)(rnd(&x->rs) % (UINT32_MAX - n));
 		c.seq = (uint32_t)rnd(&x->rs);
 		c.status = 0;
@@ -685,160 +1002,256 @@ static struct gpu_aes_cqe garbage_entry(struct hostile *x)
 	case 2:		/* a free or foreign tag: stale seq */
 		tag = (uint32_t)(rnd(&x->rs) % n);
 		c.tag = tag;
-		c.seq = stale_seq(x, tag);
+		c.seq = stale_seq(x, hq, tag);
 		c.status = (int32_t)(rnd(&x->rs) % 2 ? 0 : GPU_AES_STATUS_EIO);
 		break;
 	case 3:		/* seq far ahead */
 		tag = (uint32_t)(rnd(&x->rs) % n);
 		c.tag = tag;
-		c.seq = x->seq[tag] + 0x40000000u + (uint32_t)(rnd(&x->rs) % 1000);
+		c.seq = hq->seq[tag] + 0x40000000u + (uint32_t)(rnd(&x->rs) % 1000);
 		c.status = 0;
 		break;
 	case 4:		/* the right tag and seq of a live request, bad status */
 		tag = (uint32_t)(rnd(&x->rs) % n);
 		c.tag = tag;
-		c.seq = x->mine[tag] ? x->seq[tag] : stale_seq(x, tag);
+		c.seq = hq->mine[tag] ? hq->seq[tag] : stale_seq(x, hq, tag);
 		c.status = bad_status[rnd(&x->rs) % (sizeof(bad_status) /
 						    sizeof(bad_status[0]))];
 		break;
 	default:	/* a live request, EBADMSG: the consumers run no GCM */
 		tag = (uint32_t)(rnd(&x->rs) % n);
 		c.tag = tag;
-		c.seq = x->mine[tag] ? x->seq[tag] : stale_seq(x, tag);
+		c.seq = hq->mine[tag] ? hq->seq[tag] : stale_seq(x, hq, tag);
 		c.status = GPU_AES_STATUS_EBADMSG;
-		x->ebadmsg += x->mine[tag];
+		x->ebadmsg += hq->mine[tag];
 		break;
 	}
 	return c;
 }
 
-/* Overwrites every header field the kernel owns with noise. */
-static void scribble_header(struct hostile *x)
+/* Overwrites every header and queue header field the kernel owns. */
+static void scribble_headers(struct hostile *x)
 {
 	struct gpu_aes_region_hdr *h = x->r.h;
+	uint32_t q;
 
 	h->magic = (uint32_t)rnd(&x->rs);
 	h->abi_version = (uint32_t)rnd(&x->rs);
 	h->features = (uint32_t)rnd(&x->rs);
-	h->nr_entries = (uint32_t)rnd(&x->rs);
+	h->nr_queues = (uint32_t)rnd(&x->rs);
+	h->queue_entries = (uint32_t)rnd(&x->rs);
 	h->nr_keys = (uint32_t)rnd(&x->rs);
+	h->page_size = (uint32_t)rnd(&x->rs);
+	h->reserved0 = (uint32_t)rnd(&x->rs);
 	h->region_size = rnd(&x->rs);
-	h->sq_off = rnd(&x->rs);
-	h->cq_off = rnd(&x->rs);
+	h->queues_off = rnd(&x->rs);
+	h->queue_stride = rnd(&x->rs);
 	h->keys_off = rnd(&x->rs);
 	h->data_off = rnd(&x->rs);
-	h->data_size = rnd(&x->rs);
-	h->cq_head = (uint32_t)rnd(&x->rs);
+	h->queue_data_size = rnd(&x->rs);
 	rnd_fill(&x->rs, h->pad0, sizeof(h->pad0));
-	rnd_fill(&x->rs, h->pad5, sizeof(h->pad5));
+	rnd_fill(&x->rs, h->pad2, sizeof(h->pad2));
+	/*
+	 * cq_head is the kernel's; sq_tail too, but this helper reads it to
+	 * find the kernel's entries, so it is left alone.
+	 */
+	for (q = 0; q < x->nq; q++) {
+		struct gpu_aes_queue_hdr *qh = x->r.q[q].h;
+
+		qh->cq_head = (uint32_t)rnd(&x->rs);
+		rnd_fill(&x->rs, qh->pad0, sizeof(qh->pad0));
+		rnd_fill(&x->rs, qh->pad3, sizeof(qh->pad3));
+	}
 	x->scribbles++;
 }
 
-static void reap(struct hostile *x, uint32_t tail, long real)
+/* COMPLETE(@qid) after the tails were set; @real entries could be accepted. */
+static void reap(struct hostile *x, uint32_t qid, long real)
 {
-	long rc;
+	long rc = complete_q(x->fd, qid);
 
-	__atomic_store_n(&x->r.h->cq_tail, tail, __ATOMIC_RELEASE);
-	rc = ioctl(x->fd, GPU_AES_IOC_COMPLETE);
 	if (rc < 0 || rc > real)
 		x->bad_reaps++;
 	else
 		x->accepted += rc;
-	x->cq_tail = tail;
+	if (qid == GPU_AES_ALL_QUEUES)
+		x->all_reaps++;
+	else
+		x->queue_reaps++;
 }
 
-/* One round: take what was posted, answer it wrapped in garbage. */
-static void hostile_round(struct hostile *x, bool overrun)
+/* A cq_tail past the queue, or behind the kernel's head: rejected whole. */
+static void overrun(struct hostile *x, uint32_t q, bool all)
 {
-	uint32_t n = x->r.s.nr_entries, mask = n - 1;
-	uint32_t head = x->r.h->sq_head, tail, t = x->cq_tail;
-	struct gpu_aes_cqe done[64];
-	uint32_t nd = 0, g, i, room;
+	struct fqueue *fq = &x->r.q[q];
+	uint32_t n = x->r.g.queue_entries, t = x->q[q].cq_tail;
+	uint32_t bad = rnd(&x->rs) & 1 ?
+		t + n + 1 + (uint32_t)(rnd(&x->rs) % 4096) :
+		t - 1 - (uint32_t)(rnd(&x->rs) % 4096);
 
-	if (overrun) {
-		/* Past the ring, or behind the kernel's head: rejected whole. */
-		uint32_t bad = rnd(&x->rs) & 1 ?
-			t + n + 1 + (uint32_t)(rnd(&x->rs) % 4096) :
-			t - 1 - (uint32_t)(rnd(&x->rs) % 4096);
-
-		__atomic_store_n(&x->r.h->cq_tail, bad, __ATOMIC_RELEASE);
-		if (errno_of(ioctl(x->fd, GPU_AES_IOC_COMPLETE)) == EINVAL)
-			x->overruns++;
-		else
-			x->bad_reaps++;
-		__atomic_store_n(&x->r.h->cq_tail, t, __ATOMIC_RELEASE);
+	__atomic_store_n(&fq->h->cq_tail, bad, __ATOMIC_RELEASE);
+	if (errno_of(complete_q(x->fd, all ? GPU_AES_ALL_QUEUES : q)) == EINVAL) {
+		x->overruns++;
+		x->q[q].overruns++;
+	} else {
+		x->bad_reaps++;
 	}
-	tail = __atomic_load_n(&x->r.h->sq_tail, __ATOMIC_ACQUIRE);
-	for (; head != tail && nd < 64; head++) {
-		struct gpu_aes_sqe s = x->r.sq[head & mask];
+	__atomic_store_n(&fq->h->cq_tail, t, __ATOMIC_RELEASE);
+}
 
-		if (s.tag >= n) {
-			x->bad_reaps++;
+/* Take what queue @q has posted (up to a batch) and compute it. */
+static void take(struct hostile *x, uint32_t q)
+{
+	struct fqueue *fq = &x->r.q[q];
+	struct hqueue *hq = &x->q[q];
+	uint32_t mask = x->r.g.queue_entries - 1;
+	uint32_t head = fq->h->sq_head, tail;
+
+	hq->nd = 0;
+	tail = __atomic_load_n(&fq->h->sq_tail, __ATOMIC_ACQUIRE);
+	for (; head != tail && hq->nd < HOSTILE_BATCH; head++) {
+		struct gpu_aes_sqe s = fq->sq[head & mask];
+
+		if (!sqe_fits_queue(&x->r, q, &s)) {
+			x->bad_sqes++;
 			continue;
 		}
-		x->seq[s.tag] = s.seq;
-		x->mine[s.tag] = true;
-		done[nd++] = (struct gpu_aes_cqe){
-			.tag = s.tag, .seq = s.seq, .status = serve_one(&x->r, &s),
+		hq->seq[s.tag] = s.seq;
+		hq->mine[s.tag] = true;
+		hq->done[hq->nd++] = (struct gpu_aes_cqe){
+			.tag = s.tag, .seq = s.seq,
+			.status = serve_one(&x->r, q, &s),
 			.reserved = (uint32_t)rnd(&x->rs) };
 		/* The kernel must never read a posted sqe back. */
-		rnd_fill(&x->rs, &x->r.sq[head & mask], sizeof(s));
+		rnd_fill(&x->rs, &fq->sq[head & mask], sizeof(s));
 	}
-	x->r.h->sq_head = head;
-	/* Garbage first, then the real answers, then their duplicates. */
-	room = n - 2 * nd;
-	g = room / 2 + (uint32_t)(rnd(&x->rs) % (room / 2 + 1));
-	for (i = 0; i < g; i++)
-		x->r.cq[t++ & mask] = garbage_entry(x);
-	for (i = 0; i < nd; i++)
-		x->r.cq[t++ & mask] = done[i];
-	for (i = 0; i < nd; i++) {
-		x->r.cq[t++ & mask] = done[i];
-		x->mine[done[i].tag] = false;
-	}
-	x->garbage += g + nd;
-	x->real += nd;
-	scribble_header(x);
-	reap(x, t, nd);
+	fq->h->sq_head = head;
 }
 
-static void do_hostile(int secs, long min_garbage, int nconsumers)
+/*
+ * Queue @q's batch: garbage, then live answers of other queues (on the
+ * wrong queue: their seqs carry another queue's number), then the real
+ * answers, then their duplicates.  Publishes the new cq_tail.
+ */
+static void post(struct hostile *x, uint32_t q)
 {
-	struct hostile x = { .rs = 0x9e3779b97f4a7c15ull };
+	struct fqueue *fq = &x->r.q[q];
+	struct hqueue *hq = &x->q[q];
+	uint32_t n = x->r.g.queue_entries, mask = n - 1;
+	uint32_t t = hq->cq_tail, nd = hq->nd, nf = 0, g, i, o, room;
+	struct gpu_aes_cqe foreign[HOSTILE_BATCH];
+
+	for (o = 0; o < x->nq; o++)
+		for (i = 0; o != q && i < x->q[o].nd && nf < HOSTILE_BATCH; i++)
+			if (rnd(&x->rs) & 1) {
+				foreign[nf] = x->q[o].done[i];
+				/* A real status: only the queue makes it wrong. */
+				foreign[nf++].status = GPU_AES_STATUS_OK;
+			}
+	room = n - 2 * nd - nf;
+	g = room / 2 + (uint32_t)(rnd(&x->rs) % (room / 2 + 1));
+	for (i = 0; i < g; i++)
+		fq->cq[t++ & mask] = garbage_entry(x, hq);
+	for (i = 0; i < nf; i++)
+		fq->cq[t++ & mask] = foreign[i];
+	for (i = 0; i < nd; i++)
+		fq->cq[t++ & mask] = hq->done[i];
+	for (i = 0; i < nd; i++) {
+		fq->cq[t++ & mask] = hq->done[i];
+		hq->mine[hq->done[i].tag] = false;
+	}
+	hq->garbage += g + nf + nd;
+	hq->foreign += nf;
+	hq->real += nd;
+	x->garbage += g + nf + nd;
+	x->foreign += nf;
+	x->real += nd;
+	hq->cq_tail = t;
+	__atomic_store_n(&fq->h->cq_tail, t, __ATOMIC_RELEASE);
+}
+
+/*
+ * One round: every queue's entries taken and answered wrapped in garbage,
+ * reaped all at once (COMPLETE(GPU_AES_ALL_QUEUES): queue 0 first) or
+ * queue by queue in one order or the other, so the foreign answers on a
+ * queue are sometimes reaped while their own requests are still live.
+ */
+static void hostile_round(struct hostile *x, unsigned long round)
+{
+	bool all = round % 3 == 0, reverse = round % 2;
+	uint32_t q, i;
+	long total = 0;
+
+	if (round % 8 == 7)
+		for (q = 0; q < x->nq; q++)
+			overrun(x, q, (round / 8 + q) % 2);
+	for (q = 0; q < x->nq; q++)
+		take(x, q);
+	for (q = 0; q < x->nq; q++)
+		post(x, q);
+	scribble_headers(x);
+	if (all) {
+		for (q = 0; q < x->nq; q++)
+			total += x->q[q].nd;
+		reap(x, GPU_AES_ALL_QUEUES, total);
+		return;
+	}
+	for (i = 0; i < x->nq; i++) {
+		q = reverse ? x->nq - 1 - i : i;
+		reap(x, q, x->q[q].nd);
+	}
+}
+
+static void do_hostile(int secs, long min_garbage, int nconsumers, uint32_t nq)
+{
+	struct hostile x = { .rs = 0x9e3779b97f4a7c15ull, .nq = nq };
 	struct shared *sh;
 	struct timespec t0, now;
-	long rej0, late0, to0, rr0, rr, late, to, af0;
+	long rej0, late0, to0, rr0, rr, late, to, af0, he0;
+	int cpus[16], ncpu = allowed_cpus(cpus, 16);
+	bool reached[MAXQ] = { false };
 	pid_t pids[16];
-	int i, st, live;
+	unsigned long i;
+	int c, st, live;
+	uint32_t q;
 
 	if (nconsumers > 16)
 		nconsumers = 16;
+	if (ncpu < 1)
+		return check(false, "sched_getaffinity");
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	x.fd = open(DEV, O_RDWR);
 	if (sh == MAP_FAILED || x.fd < 0 ||
-	    region_map(&x.r, 1024, 64, 8 << 20, PROT_READ | PROT_WRITE) ||
+	    region_map(&x.r, nq, 1024, 64, 4 << 20, PROT_READ | PROT_WRITE) ||
 	    ioctl(x.fd, GPU_AES_IOC_SETUP, &x.r.s))
-		return check(false, "attach (errno %d)", errno);
-	x.seq = calloc(1024, sizeof(*x.seq));
-	x.mine = calloc(1024, sizeof(*x.mine));
+		return check(false, "attach %u queues (errno %d)", nq, errno);
+	for (q = 0; q < nq; q++) {
+		x.q[q].seq = calloc(1024, sizeof(*x.q[q].seq));
+		x.q[q].mine = calloc(1024, sizeof(*x.q[q].mine));
+	}
 	rej0 = stat_read("rejected_completions");
 	late0 = stat_read("late_completions");
 	to0 = stat_read("timeouts");
 	rr0 = stat_read("ring_requests");
 	af0 = stat_read("auth_failures");
-	for (i = 0; i < nconsumers; i++) {
-		pids[i] = fork();
-		if (pids[i] == 0)
-			consumer(sh, 0x1234567ull * (i + 1));
+	he0 = stat_read("helper_errors");
+	for (c = 0; c < nconsumers; c++) {
+		int cpu = cpus[c % ncpu];
+
+		reached[cpu % nq] = true;
+		pids[c] = fork();
+		if (pids[c] == 0)
+			consumer(sh, 0x1234567ull * (c + 1), cpu);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0;; i++) {
 		struct pollfd pfd = { .fd = x.fd, .events = POLLIN };
 
-		x.r.h->helper_flags = GPU_AES_HELPER_NEED_WAKEUP;
+		for (q = 0; q < nq; q++)
+			x.r.q[q].h->helper_flags = GPU_AES_HELPER_NEED_WAKEUP;
 		poll(&pfd, 1, 2);
-		hostile_round(&x, i % 8 == 7);
+		hostile_round(&x, i);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (!sh->stop && now.tv_sec - t0.tv_sec >= secs &&
 		    x.garbage >= min_garbage)
@@ -855,11 +1268,19 @@ static void do_hostile(int secs, long min_garbage, int nconsumers)
 	rr = stat_read("ring_requests") - rr0;
 	late = stat_read("late_completions") - late0;
 	to = stat_read("timeouts") - to0;
-	printf("stat consumers=%d requests=%ld bytes_verified=%ld mismatches=%ld errors=%ld\n",
-	       nconsumers, sh->requests, sh->bytes, sh->mismatches, sh->errors);
-	printf("stat garbage_entries=%ld cq_overruns=%ld header_scribbles=%ld real_completions=%ld accepted=%ld late=%ld timeouts=%ld ring_requests=%ld rejected=%ld\n",
-	       x.garbage, x.overruns, x.scribbles, x.real, x.accepted, late,
-	       to, rr, stat_read("rejected_completions") - rej0);
+	printf("stat queues=%u consumers=%d (on CPUs", nq, nconsumers);
+	for (c = 0; c < nconsumers; c++)
+		printf(" %d", cpus[c % ncpu]);
+	printf(") requests=%ld bytes_verified=%ld mismatches=%ld errors=%ld\n",
+	       sh->requests, sh->bytes, sh->mismatches, sh->errors);
+	printf("stat rounds=%lu garbage_entries=%ld (foreign=%ld) cq_overruns=%ld header_scribbles=%ld real_completions=%ld accepted=%ld late=%ld timeouts=%ld ring_requests=%ld rejected=%ld reaps_all=%ld reaps_queue=%ld\n",
+	       i, x.garbage, x.foreign, x.overruns, x.scribbles, x.real,
+	       x.accepted, late, to, rr, stat_read("rejected_completions") - rej0,
+	       x.all_reaps, x.queue_reaps);
+	for (q = 0; q < nq; q++)
+		printf("stat queue=%u real_completions=%ld garbage=%ld foreign=%ld overruns=%ld\n",
+		       q, x.q[q].real, x.q[q].garbage, x.q[q].foreign,
+		       x.q[q].overruns);
 	check(sh->mismatches == 0 && sh->errors == 0 && sh->bytes > 0,
 	      "every consumer byte correct (%ld requests, %ld bytes, %ld wrong, %ld errors)",
 	      sh->requests, sh->bytes, sh->mismatches, sh->errors);
@@ -867,18 +1288,36 @@ static void do_hostile(int secs, long min_garbage, int nconsumers)
 	      min_garbage, x.garbage);
 	check(x.bad_reaps == 0, "every COMPLETE answered as the ABI says (%ld not)",
 	      x.bad_reaps);
+	check(x.bad_sqes == 0,
+	      "every sqe on its own queue: tag in range, seq's low byte the queue, bytes in the queue's slice (%ld not)",
+	      x.bad_sqes);
 	check(stat_read("rejected_completions") - rej0 == x.garbage + x.overruns,
 	      "rejected_completions moved by exactly %ld entries + %ld whole batches",
 	      x.garbage, x.overruns);
+	check(x.foreign > 0,
+	      "%ld live completions posted on the wrong queue, all rejected (in the count above)",
+	      x.foreign);
 	check(x.ebadmsg > 0 && stat_read("auth_failures") == af0,
 	      "%ld EBADMSG completions of live ECB/CTR requests rejected, auth_failures unmoved",
 	      x.ebadmsg);
+	check(stat_read("helper_errors") == he0,
+	      "helper_errors unmoved: no garbage status was taken for a real one");
 	check(x.accepted + late == x.real,
 	      "each real completion accepted once: %ld on time + %ld late = %ld",
 	      x.accepted, late, x.real);
 	check(rr >= x.real && x.real > 0, "the ring carried the workload (%ld requests)", rr);
-	free(x.seq);
-	free(x.mine);
+	for (q = 0; q < nq; q++) {
+		if (reached[q])
+			check(x.q[q].real > 0 && x.q[q].overruns > 0,
+			      "queue %u (a consumer's CPU maps to it) was live: %ld requests served, %ld overruns rejected",
+			      q, x.q[q].real, x.q[q].overruns);
+		else
+			check(x.q[q].real == 0,
+			      "queue %u (no consumer's CPU maps to it) got no request (%ld)",
+			      q, x.q[q].real);
+		free(x.q[q].seq);
+		free(x.q[q].mine);
+	}
 }
 
 /* ---- withhold ------------------------------------------------------ */
@@ -891,82 +1330,126 @@ static void withhold_term(int sig)
 	withhold_stop = 1;
 }
 
-static void do_withhold(uint32_t entries, unsigned long nth, int secs,
-			const char *ready)
+static void do_withhold(uint32_t nq, uint32_t entries, unsigned long nth,
+			int secs, const char *ready)
 {
-	uint32_t mask = entries - 1, head = 0, tail, cq = 0;
-	unsigned long seen = 0, served = 0;
+	uint32_t mask = entries - 1, head[MAXQ] = { 0 }, cq[MAXQ] = { 0 };
+	unsigned long seen = 0, served = 0, qserved[MAXQ] = { 0 };
+	unsigned long qafter[MAXQ] = { 0 };
 	struct timespec t0, now;
-	long withheld = -1;
+	long withheld = -1, wqueue = -1;
 	struct region r;
+	char path[PATH_MAX];
+	uint32_t q;
 	FILE *f;
 	int fd;
 
 	signal(SIGTERM, withhold_term);
 	fd = open(DEV, O_RDWR);
-	if (fd < 0 || region_map(&r, entries, 64, 8 << 20, PROT_READ | PROT_WRITE) ||
+	if (fd < 0 || region_map(&r, nq, entries, 64, 4 << 20,
+				 PROT_READ | PROT_WRITE) ||
 	    ioctl(fd, GPU_AES_IOC_SETUP, &r.s))
-		return check(false, "attach (errno %d)", errno);
+		return check(false, "attach %u queues of %u entries (errno %d)",
+			     nq, entries, errno);
 	f = fopen(ready, "w");
 	if (f)
 		fclose(f);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (!withhold_stop) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		uint32_t posted = 0;
+		bool idle = true;
 
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec - t0.tv_sec >= secs)
 			break;
 		/* io_uring's handshake: flag, then look again, then sleep. */
-		__atomic_store_n(&r.h->helper_flags, GPU_AES_HELPER_NEED_WAKEUP,
-				 __ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&r.h->sq_tail, __ATOMIC_ACQUIRE) == head)
+		for (q = 0; q < nq; q++)
+			__atomic_store_n(&r.q[q].h->helper_flags,
+					 GPU_AES_HELPER_NEED_WAKEUP,
+					 __ATOMIC_SEQ_CST);
+		for (q = 0; q < nq; q++)
+			idle &= __atomic_load_n(&r.q[q].h->sq_tail,
+						__ATOMIC_ACQUIRE) == head[q];
+		if (idle)
 			poll(&pfd, 1, 100);
-		__atomic_store_n(&r.h->helper_flags, 0, __ATOMIC_RELAXED);
-		tail = __atomic_load_n(&r.h->sq_tail, __ATOMIC_ACQUIRE);
-		for (; head != tail; head++) {
-			struct gpu_aes_sqe sqe = r.sq[head & mask];
+		for (q = 0; q < nq; q++)
+			__atomic_store_n(&r.q[q].h->helper_flags, 0,
+					 __ATOMIC_RELAXED);
+		for (q = 0; q < nq; q++) {
+			struct fqueue *fq = &r.q[q];
+			uint32_t tail, posted = 0;
 
-			if (++seen == nth) {
-				withheld = sqe.tag;
-				continue;
+			tail = __atomic_load_n(&fq->h->sq_tail, __ATOMIC_ACQUIRE);
+			for (; head[q] != tail; head[q]++) {
+				struct gpu_aes_sqe sqe = fq->sq[head[q] & mask];
+
+				if (++seen == nth) {
+					withheld = sqe.tag;
+					wqueue = q;
+					snprintf(path, sizeof(path), "%s.q", ready);
+					f = fopen(path, "w");
+					if (f) {
+						fprintf(f, "%u\n", q);
+						fclose(f);
+					}
+					continue;
+				}
+				fq->cq[cq[q]++ & mask] = (struct gpu_aes_cqe){
+					.tag = sqe.tag, .seq = sqe.seq,
+					.status = serve_one(&r, q, &sqe) };
+				posted++;
 			}
-			r.cq[cq++ & mask] = (struct gpu_aes_cqe){
-				.tag = sqe.tag, .seq = sqe.seq,
-				.status = serve_one(&r, &sqe) };
-			posted++;
+			__atomic_store_n(&fq->h->sq_head, head[q], __ATOMIC_RELEASE);
+			if (!posted)
+				continue;
+			__atomic_store_n(&fq->h->cq_tail, cq[q], __ATOMIC_RELEASE);
+			if (complete_q(fd, q) < 0)
+				return check(false, "COMPLETE(%u) (errno %d)", q, errno);
+			served += posted;
+			qserved[q] += posted;
+			if (withheld >= 0)
+				qafter[q] += posted;
 		}
-		__atomic_store_n(&r.h->sq_head, head, __ATOMIC_RELEASE);
-		if (!posted)
-			continue;
-		__atomic_store_n(&r.h->cq_tail, cq, __ATOMIC_RELEASE);
-		if (ioctl(fd, GPU_AES_IOC_COMPLETE) < 0)
-			return check(false, "COMPLETE (errno %d)", errno);
-		served += posted;
 	}
-	printf("stat served=%lu withheld_tag=%ld\n", served, withheld);
-	check(withheld >= 0, "withheld request %lu (tag %ld), served %lu others",
-	      nth, withheld, served);
+	printf("stat served=%lu withheld_queue=%ld withheld_tag=%ld\n", served,
+	       wqueue, withheld);
+	for (q = 0; q < nq; q++)
+		printf("stat queue=%u served=%lu served_after_withhold=%lu\n", q,
+		       qserved[q], qafter[q]);
+	check(withheld >= 0,
+	      "withheld request %lu (queue %ld, tag %ld), served %lu others",
+	      nth, wqueue, withheld, served);
 	/* Detach: whatever is still posted is recomputed on the CPU. */
 	close(fd);
+}
+
+static uint32_t queues_arg(int argc, char **argv, int i)
+{
+	long v = argc > i ? atol(argv[i]) : 2;
+
+	if (v < 1 || v > MAXQ) {
+		fprintf(stderr, "fake_helper: QUEUES must be in 1..%d\n", MAXQ);
+		exit(2);
+	}
+	return (uint32_t)v;
 }
 
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
-	if (argc == 2 && !strcmp(argv[1], "access"))
-		do_access();
-	else if (argc == 2 && !strcmp(argv[1], "keys"))
-		do_keys();
-	else if (argc == 5 && !strcmp(argv[1], "hostile"))
-		do_hostile(atoi(argv[2]), atol(argv[3]), atoi(argv[4]));
-	else if (argc == 6 && !strcmp(argv[1], "withhold"))
-		do_withhold((uint32_t)atoi(argv[2]), strtoul(argv[3], NULL, 0),
-			    atoi(argv[4]), argv[5]);
+	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "access"))
+		do_access(queues_arg(argc, argv, 2));
+	else if ((argc == 2 || argc == 3) && !strcmp(argv[1], "keys"))
+		do_keys(queues_arg(argc, argv, 2));
+	else if ((argc == 5 || argc == 6) && !strcmp(argv[1], "hostile"))
+		do_hostile(atoi(argv[2]), atol(argv[3]), atoi(argv[4]),
+			   queues_arg(argc, argv, 5));
+	else if (argc == 7 && !strcmp(argv[1], "withhold"))
+		do_withhold(queues_arg(argc, argv, 2), (uint32_t)atoi(argv[3]),
+			    strtoul(argv[4], NULL, 0), atoi(argv[5]), argv[6]);
 	else {
-		fprintf(stderr, "usage: %s access | keys | hostile SECONDS MIN_GARBAGE CONSUMERS | withhold ENTRIES NTH SECONDS READYFILE\n",
+		fprintf(stderr, "usage: %s access [QUEUES] | keys [QUEUES] | hostile SECONDS MIN_GARBAGE CONSUMERS [QUEUES] | withhold QUEUES ENTRIES NTH SECONDS READYFILE\n",
 			argv[0]);
 		return 2;
 	}

@@ -48,8 +48,9 @@ victim_ops() {
 	_t2=$(cs)
 	echo 3 >/proc/sys/vm/drop_caches
 	# 256 KiB reads: dm-crypt puts all of a bio's 512-byte sectors in
-	# flight at once, and 1 MiB (2048) would fill the helper's 1024
-	# entries and backlog on capacity, which is not what this tests.
+	# flight at once, on the queue of the CPU that decrypts it, and 1 MiB
+	# (2048) would fill that queue's 1024 entries and backlog on
+	# capacity, which is not what this tests.
 	_got=$(dd if=/dev/mapper/$name bs=256k iflag=direct 2>/dev/null | sha256sum | cut -d' ' -f1)
 	[ "$_got" = "$want" ] || { note "$1: volume reads back $_got, wrote $want"; _ok=1; }
 	note "$1: 10 AF_ALG runs in $(( (_t1 - _t0) * 10 )) ms, 4 MiB dm-crypt write in $(( (_t2 - _t1) * 10 )) ms"

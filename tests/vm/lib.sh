@@ -103,14 +103,18 @@ hex() { od -An -v -tx1 "$1" | tr -d ' \n'; }
 # randfile FILE BYTES
 randfile() { head -c "$2" /dev/urandom >"$1"; }
 
-# ctr_volume NAME KIB DIR: a KIB KiB brd ramdisk under a plain
+# ctr_volume NAME KIB DIR [OPTION...]: a KIB KiB brd ramdisk under a plain
 # aes-ctr-plain64 dm-crypt mapping /dev/mapper/NAME, keyed from a new
-# DIR/key.  Says FAIL and returns 1 if either step fails.
+# DIR/key; OPTIONs go to cryptsetup open.  Says FAIL and returns 1 if
+# either step fails.
 ctr_volume() {
-	/sbin/modprobe brd rd_nr=1 rd_size="$2" || { fail "modprobe brd"; return 1; }
-	randfile "$3/key" 32
+	_cv_name=$1 _cv_kib=$2 _cv_dir=$3
+	shift 3
+	/sbin/modprobe brd rd_nr=1 rd_size="$_cv_kib" || { fail "modprobe brd"; return 1; }
+	randfile "$_cv_dir/key" 32
 	cryptsetup open --type plain --cipher aes-ctr-plain64 --key-size 256 \
-		--key-file "$3/key" /dev/ram0 "$1" || { fail "cryptsetup open"; return 1; }
+		"$@" --key-file "$_cv_dir/key" /dev/ram0 "$_cv_name" ||
+		{ fail "cryptsetup open"; return 1; }
 }
 
 # luks_volume NAME KIB DIR: a LUKS2 volume with cryptsetup's default cipher
@@ -140,6 +144,26 @@ selftests_settled() {
 		[ $_i -le 600 ] || return 1
 		sleep 0.1
 	done
+}
+
+# dispatch_auto: the helper is attached and dispatch is auto, so the
+# module routes each request by cost (kmod/dispatch.c): to the ring or, by
+# the policy (fallback_policy), to the CPU.
+dispatch_auto() { with_helper && [ "$(param dispatch)" = auto ]; }
+
+# expect_routed SNAP RING_COUNTER MIN WHAT: under dispatch=auto, at least
+# MIN requests since SNAP went to the ring (RING_COUNTER) or to the CPU by
+# the policy or for being under ring_min_bytes, and none to the CPU for
+# any other reason (no helper, stalled, full, ...).
+expect_routed() {
+	delta "$1" "$2"; _er_r=$D
+	delta "$1" fallback_policy; _er_p=$D
+	delta "$1" fallback_small; _er_s=$D
+	delta "$1" fallback_requests; _er_f=$D
+	[ $((_er_r + _er_p + _er_s)) -ge "$3" ] && [ "$_er_f" = $((_er_p + _er_s)) ] &&
+		return 0
+	note "$4: $2 +$_er_r, fallback_policy +$_er_p, fallback_small +$_er_s, fallback_requests +$_er_f (want >= $3 routed, no other fallback)"
+	return 1
 }
 
 # The test's exit status: 0 when no case failed.
@@ -179,4 +203,82 @@ no_d_state() {
 		case $_st in D\ *) note "in D state: $_l"; _d=$((_d + 1)) ;; esac
 	done
 	[ $_d = 0 ]
+}
+
+# ---- Which queues carry requests --------------------------------------
+# A CPU submits to queue (CPU % nr_queues) (uapi/gpu_aes.h).  The real
+# helper keeps no per-queue count, so the kernel is asked, through
+# tracefs: a kretprobe on gpu_aes_route counts per CPU the requests the
+# ring took (it returned -EINPROGRESS or -EBUSY: posted or backlogged on
+# that CPU's queue), and a kprobe on gpu_aes_ring_attach counts SETUPs by
+# their nr_queues (the third __u32 of struct gpu_aes_setup, its third
+# argument).  Histograms only: nothing goes to the trace buffer.
+TRACING=/sys/kernel/tracing
+_qp_route='hist:keys=common_cpu:vals=hitcount if ret < 0'
+_qp_attach='hist:keys=nq:vals=hitcount'
+
+# nr_cpus: CPUs online in the guest.
+nr_cpus() { grep -c '^processor' /proc/cpuinfo; }
+
+# helper_queues: the queues of the helper that attached last, from its log
+# ("region ... (N queues of ...").
+helper_queues() {
+	sed -n 's/.*region .*(\([0-9]*\) queues of .*/\1/p' "$GPU_AES_HELPER_LOG" | tail -n 1
+}
+
+# queue_probe_start: start counting (again from 0).  Returns 1 (with a
+# note) if tracefs or the probes are not there.
+queue_probe_start() {
+	queue_probe_stop
+	{ echo 'r:gpuaes/route gpu_aes_route ret=$retval:s32' >>"$TRACING/kprobe_events" &&
+	  echo 'p:gpuaes/attach gpu_aes_ring_attach nq=+8($arg3):u32' >>"$TRACING/kprobe_events" &&
+	  echo "$_qp_route" >"$TRACING/events/gpuaes/route/trigger" &&
+	  echo "$_qp_attach" >"$TRACING/events/gpuaes/attach/trigger"; } 2>/dev/null ||
+		{ note "cannot set the kprobes on gpu_aes_route/gpu_aes_ring_attach"; return 1; }
+}
+
+# queue_probe_stop: remove the probes (a test's cleanup calls it too).
+queue_probe_stop() {
+	[ -e "$TRACING/events/gpuaes/route/trigger" ] &&
+		echo "!$_qp_route" >"$TRACING/events/gpuaes/route/trigger" 2>/dev/null
+	[ -e "$TRACING/events/gpuaes/attach/trigger" ] &&
+		echo "!$_qp_attach" >"$TRACING/events/gpuaes/attach/trigger" 2>/dev/null
+	echo '-:gpuaes/route' >>"$TRACING/kprobe_events" 2>/dev/null
+	echo '-:gpuaes/attach' >>"$TRACING/kprobe_events" 2>/dev/null
+	return 0
+}
+
+# _qp_hits EVENT KEY VALUE: the hitcount of KEY == VALUE in EVENT's histogram.
+_qp_hits() {
+	awk -v k="$2:" -v v="$3" '$1 == "{" && $2 == k && $3 == v && $5 == "hitcount:" { n += $6 }
+		END { print n + 0 }' "$TRACING/events/gpuaes/$1/hist" 2>/dev/null || echo 0
+}
+
+# ring_on_cpu CPU: requests the ring took on CPU since queue_probe_start.
+ring_on_cpu() { _qp_hits route common_cpu "$1"; }
+
+# attaches_with_queues N: SETUPs of N queues since queue_probe_start.
+attaches_with_queues() { _qp_hits attach nq "$1"; }
+
+# expect_queues_live NQ WHAT: note the requests the ring took per queue
+# (CPU c counted for queue c % NQ) since queue_probe_start, and return 1
+# unless every queue that some online CPU maps to took at least one.
+expect_queues_live() {
+	_ncpu=$(nr_cpus)
+	_ok=0
+	_q=0
+	_line=
+	while [ $_q -lt "$1" ]; do
+		_n=0
+		_c=$_q
+		while [ $_c -lt "$_ncpu" ]; do
+			_n=$((_n + $(ring_on_cpu $_c)))
+			_c=$((_c + $1))
+		done
+		_line="$_line queue $_q: $_n;"
+		[ $_q -ge "$_ncpu" ] || [ $_n -gt 0 ] || _ok=1
+		_q=$((_q + 1))
+	done
+	note "$2: requests taken onto each of $1 queues by CPU ($_ncpu CPUs):$_line"
+	return $_ok
 }

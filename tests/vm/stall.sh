@@ -2,8 +2,13 @@
 # stall.sh - the helper stops (SIGSTOP) for longer than the deadline while
 # dm-crypt writes: the write finishes while the helper is still stopped
 # (the timed-out requests are recomputed on the CPU, the rest bypass the
-# stalled ring), and after SIGCONT the helper's late completions are
-# counted and dropped, never applied twice.  Only with the helper.
+# stalled queues), and after SIGCONT the helper's late completions are
+# counted and dropped, never applied twice.  With as many queues as CPUs
+# (the helper's default; the guest has 2), two writers, pinned to CPU 0
+# and CPU 1, on a volume opened with --perf-same_cpu_crypt (dm-crypt
+# encrypts on the CPU that submitted the bio), so requests stall on every
+# queue; a kprobe on gpu_aes_route shows which queues took requests
+# (lib.sh queue_probe_start).  Only with the helper.
 . "$(dirname "$0")/lib.sh"
 
 with_helper || { note "no helper: nothing to stop"; exit 0; }
@@ -16,6 +21,7 @@ name=gpuaes-stall
 old_timeout=$(param timeout_ms)
 cleanup() {
 	[ -n "$pid" ] && kill -CONT "$pid" 2>/dev/null
+	queue_probe_stop
 	echo "$old_timeout" >"$PARAMS/timeout_ms"
 	cryptsetup close "$name" 2>/dev/null
 	rmmod brd 2>/dev/null
@@ -23,18 +29,38 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ctr_volume "$name" $((mib * 1024)) "$d" || { finish; exit; }
+ncpu=$(nr_cpus)
+nq=$(helper_queues)
+[ "${nq:-0}" -ge 2 ] && [ "$nq" -ge "$ncpu" ] &&
+	pass "the helper serves $nq queues, one per CPU ($ncpu)" ||
+	fail "the helper serves ${nq:-?} queues on $ncpu CPUs: want one per CPU, at least 2"
+ctr_volume "$name" $((mib * 1024)) "$d" --perf-same_cpu_crypt || { finish; exit; }
 randfile "$d/data" $((mib * 1024 * 1024))
 dev=/dev/mapper/$name
 pid=$(pidof gpu-aes-helper)
 [ -n "$pid" ] || { fail "no helper running"; finish; exit; }
 
 echo 200 >"$PARAMS/timeout_ms"
+queue_probe_start || fail "kprobes for the per-queue evidence"
 snap s
 kill -STOP "$pid"
-dd if="$d/data" of="$dev" bs=64k oflag=direct 2>"$d/dd.err" &&
-	pass "dd of $mib MiB completes while the helper is stopped (timeout_ms 200)" ||
-	{ cat "$d/dd.err"; fail "dd with the helper stopped"; }
+# One writer per CPU (at most 2), each on its own part of the volume.
+nw=$ncpu
+[ "$nw" -le 2 ] || nw=2
+per=$((mib * 16 / nw))		# 64 KiB blocks per writer
+w=0
+wpids=
+while [ $w -lt $nw ]; do
+	taskset -c $w dd if="$d/data" of="$dev" bs=64k skip=$((w * per)) seek=$((w * per)) \
+		count=$per oflag=direct conv=notrunc 2>"$d/dd.$w.err" &
+	wpids="$wpids $!"
+	w=$((w + 1))
+done
+ok=1
+for p in $wpids; do wait "$p" || ok=0; done
+[ $ok = 1 ] &&
+	pass "dd of $mib MiB ($nw writers, pinned to CPUs 0..$((nw - 1))) completes while the helper is stopped (timeout_ms 200)" ||
+	{ cat "$d"/dd.*.err; fail "dd with the helper stopped"; }
 read -r _l <"/proc/$pid/stat"
 case ${_l##*) } in
 T\ *) pass "the helper was stopped all along" ;;
@@ -52,6 +78,10 @@ note "ring_requests $rr (timeouts $to, recomputed $rec) fallback $fr (stalled $f
 [ $((rr + fr)) = $sectors ] && [ "$fs" -ge 1 ] &&
 	pass "each of the $sectors sectors counted once: $rr ring + $fr fallback ($fs stalled)" ||
 	fail "ring $rr + fallback $fr != $sectors sectors (stalled $fs)"
+expect_queues_live "${nq:-1}" "while stopped" &&
+	pass "requests stalled on every one of the ${nq:-1} queues" ||
+	fail "not every queue took requests while the helper was stopped"
+queue_probe_stop
 
 # The helper wakes up and completes what it had been given, too late.
 snap c

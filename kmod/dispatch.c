@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dispatch.c - the request path's choice between the ring and the CPU
+ * (dispatch.h), and the cost estimates it is made on.
+ *
+ * Every estimate is an exponentially weighted mean of ns per KiB (1/8 of
+ * each new sample).  The CPU's and the ring's submission cost live in the
+ * submitting CPU's per-CPU area and only it writes them; a queue's
+ * completion cost lives in the queue, written by its reapers; the
+ * helper's figures are copied into the ring by reapers, clamped.
+ */
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/list.h>
+#include <linux/math64.h>
+#include <linux/percpu.h>
+#include <linux/sizes.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/tick.h>
+#include <linux/timekeeping.h>
+
+#include "dispatch.h"
+#include "params.h"
+#include "ring.h"
+#include "stats.h"
+
+/**
+ * struct gpu_aes_dispatch_pcpu - one CPU's estimates and decision state.
+ * @cpu_ns: the CPU driver's cost, ns per KiB, per algorithm and class.
+ * @submit_ns: the ring's cost on the submitting CPU (reservation, copy
+ *	in, posting), ns per KiB.
+ * @ring_chosen: the last cost decision was the ring (hysteresis).
+ * @decisions: requests routed on this CPU: which to time.
+ * @explore_at: jiffies of this CPU's last decision that went the other
+ *	way to measure it.
+ * @saturated: busy >= GPU_AES_SATURATED_PCT over the last window.
+ * @sat_at: jiffies of the last busy sample.
+ * @sat_idle_us: idle time at that sample.
+ * @sat_wall_us: wall time at that sample.
+ */
+struct gpu_aes_dispatch_pcpu {
+	u32 cpu_ns[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
+	u32 submit_ns[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
+	u8 ring_chosen[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
+	u32 decisions;
+	unsigned long explore_at;
+	bool saturated;
+	unsigned long sat_at;
+	u64 sat_idle_us;
+	u64 sat_wall_us;
+};
+
+static DEFINE_PER_CPU(struct gpu_aes_dispatch_pcpu, gpu_aes_dispatch_pcpu);
+
+/* Costs above this are nonsense; a helper's above it are clamped. */
+#define GPU_AES_COST_MAX	(100U * 1000 * 1000)
+
+#if IS_ENABLED(CONFIG_CRYPTO_DEV_GPU_AES_KUNIT_TEST)
+struct gpu_aes_dispatch_test gpu_aes_dispatch_test = { .saturated = -1 };
+
+static bool gpu_aes_dispatch_frozen(void)
+{
+	return READ_ONCE(gpu_aes_dispatch_test.frozen);
+}
+
+static int gpu_aes_dispatch_test_saturated(void)
+{
+	return READ_ONCE(gpu_aes_dispatch_test.saturated);
+}
+
+void gpu_aes_dispatch_test_set(unsigned int alg, unsigned int class,
+			       u32 cpu_ns_per_kib, u32 submit_ns_per_kib)
+{
+	struct gpu_aes_dispatch_pcpu *pc = raw_cpu_ptr(&gpu_aes_dispatch_pcpu);
+
+	pc->cpu_ns[alg][class] = cpu_ns_per_kib;
+	pc->submit_ns[alg][class] = submit_ns_per_kib;
+}
+
+void gpu_aes_dispatch_test_reset(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&gpu_aes_dispatch_pcpu, cpu), 0,
+		       sizeof(struct gpu_aes_dispatch_pcpu));
+}
+#else
+static inline bool gpu_aes_dispatch_frozen(void)
+{
+	return false;
+}
+
+static inline int gpu_aes_dispatch_test_saturated(void)
+{
+	return -1;
+}
+#endif
+
+unsigned int gpu_aes_size_class(u64 bytes)
+{
+	unsigned int c;
+
+	if (bytes < 1024)
+		return 0;
+	c = (ilog2(bytes) - 8) / 2;
+	return min(c, GPU_AES_NR_CLASSES - 1U);
+}
+
+/*
+ * A new sample into a mean; a first sample is the mean.  A sample is
+ * taken at most four times the mean: one preempted or lock-delayed
+ * request should not swing the policy for the next hundred.
+ */
+static u32 gpu_aes_ewma(u32 mean, u64 sample)
+{
+	u64 s = min_t(u64, max_t(u64, sample, 1), GPU_AES_COST_MAX);
+
+	if (!mean)
+		return (u32)s;
+	s = min_t(u64, s, 4ULL * mean);
+	return (u32)(((u64)mean * 7 + s) / 8);
+}
+
+static u64 gpu_aes_ns_per_kib(u64 ns, u64 bytes)
+{
+	return div64_u64(ns * 1024, max_t(u64, bytes, 1));
+}
+
+enum gpu_aes_choice gpu_aes_dispatch_choose(const struct gpu_aes_dispatch_in *in)
+{
+	bool ring_better;
+
+	if (in->mode == GPU_AES_DISPATCH_RING)
+		return GPU_AES_CHOOSE_RING_FORCED;
+	if (in->mode == GPU_AES_DISPATCH_CPU)
+		return GPU_AES_CHOOSE_CPU_FORCED;
+	if (in->lone && in->bytes <= GPU_AES_LONE_MAX && !in->saturated)
+		return GPU_AES_CHOOSE_CPU_LONE;
+	/* Not measured yet: the CPU, which never costs more than we displace. */
+	if (!in->cpu_ns_per_kib)
+		return GPU_AES_CHOOSE_CPU_COST;
+	if (!in->ring_ns_per_kib)
+		ring_better = false;
+	else if (in->ring_was_chosen)
+		ring_better = in->ring_ns_per_kib <=
+			      in->cpu_ns_per_kib + in->cpu_ns_per_kib / 8;
+	else
+		ring_better = in->ring_ns_per_kib + in->ring_ns_per_kib / 8 <
+			      in->cpu_ns_per_kib;
+	if (ring_better)
+		return in->explore ? GPU_AES_CHOOSE_CPU_EXPLORE :
+				     GPU_AES_CHOOSE_RING_COST;
+	/*
+	 * Costlier in all, but a saturated CPU sheds the request for less
+	 * than running it costs, and the rest happens on CPUs that were idle
+	 * and on the GPU; only while the ring costs at most
+	 * GPU_AES_LOAD_COST_MAX times the CPU in all, since splitting a
+	 * consumer's requests between the paths has a price of its own.
+	 */
+	if (in->saturated && in->spare && in->headroom &&
+	    in->submit_ns_per_kib && in->ring_ns_per_kib &&
+	    in->submit_ns_per_kib < in->cpu_ns_per_kib &&
+	    in->ring_ns_per_kib <= GPU_AES_LOAD_COST_MAX * in->cpu_ns_per_kib)
+		return GPU_AES_CHOOSE_RING_LOAD;
+	return in->explore ? GPU_AES_CHOOSE_RING_EXPLORE :
+			     GPU_AES_CHOOSE_CPU_COST;
+}
+
+/* Busy share of this CPU over the last window of at least 10 ms. */
+static bool gpu_aes_cpu_saturated(struct gpu_aes_dispatch_pcpu *pc)
+{
+	unsigned long now = jiffies;
+	int forced = gpu_aes_dispatch_test_saturated();
+	u64 idle, wall, dw, di;
+
+	if (forced >= 0)
+		return forced;
+	if (pc->sat_wall_us && time_before(now, pc->sat_at + max(HZ / 100, 1)))
+		return pc->saturated;
+	idle = get_cpu_idle_time_us(raw_smp_processor_id(), &wall);
+	if (idle == (u64)-1) {
+		/* No NOHZ idle accounting: never call it saturated. */
+		pc->saturated = false;
+	} else if (pc->sat_wall_us && wall > pc->sat_wall_us) {
+		dw = wall - pc->sat_wall_us;
+		di = min(idle - pc->sat_idle_us, dw);
+		pc->saturated = (dw - di) * 100 >= dw * GPU_AES_SATURATED_PCT;
+	}
+	pc->sat_idle_us = idle;
+	pc->sat_wall_us = wall;
+	pc->sat_at = now;
+	return pc->saturated;
+}
+
+/*
+ * The whole machine's idle share over the last window, refreshed by one
+ * CPU at a time every 10 ms: a word the others only read.
+ */
+static struct {
+	unsigned long at;
+	u64 idle_us;
+	u64 wall_us;
+	bool spare;
+} gpu_aes_machine;
+
+static bool gpu_aes_machine_spare(void)
+{
+	unsigned long now = jiffies, at = READ_ONCE(gpu_aes_machine.at);
+	u64 idle = 0, wall, i, dw;
+	unsigned int n = 0;
+	int forced = gpu_aes_dispatch_test_saturated();
+	int cpu;
+
+	if (forced >= 0)
+		return true;
+	if ((at && time_before(now, at + max(HZ / 100, 1))) ||
+	    cmpxchg(&gpu_aes_machine.at, at, now) != at)
+		return READ_ONCE(gpu_aes_machine.spare);
+	for_each_online_cpu(cpu) {
+		i = get_cpu_idle_time_us(cpu, NULL);
+		if (i == (u64)-1) {
+			WRITE_ONCE(gpu_aes_machine.spare, false);
+			return false;
+		}
+		idle += i;
+		n++;
+	}
+	wall = div64_u64(ktime_get_ns(), NSEC_PER_USEC);
+	if (gpu_aes_machine.wall_us && wall > gpu_aes_machine.wall_us && n) {
+		dw = (wall - gpu_aes_machine.wall_us) * n;
+		i = idle - min(idle, gpu_aes_machine.idle_us);
+		WRITE_ONCE(gpu_aes_machine.spare,
+			   i * 100 >= dw * GPU_AES_SPARE_PCT);
+	}
+	gpu_aes_machine.idle_us = idle;
+	gpu_aes_machine.wall_us = wall;
+	return READ_ONCE(gpu_aes_machine.spare);
+}
+
+/*
+ * Room for @bytes more on the queue: the load rule keeps at most
+ * GPU_AES_HEADROOM_MAX in flight per queue, less if the helper says it
+ * moves less than that in GPU_AES_HEADROOM_US, but never less than
+ * GPU_AES_HEADROOM_MIN (what it moves under little load understates what
+ * it can move).  A helper's rate can only lower the bound.
+ */
+static bool gpu_aes_ring_headroom(struct gpu_aes_ring *ring,
+				  struct gpu_aes_queue *q, u64 bytes)
+{
+	u64 limit = min_t(u64, GPU_AES_HEADROOM_MAX,
+			  READ_ONCE(ring->queue_data_size) / 2);
+	u32 rate = READ_ONCE(ring->helper_mib_per_s);
+	u64 used = READ_ONCE(q->data_head) - READ_ONCE(q->data_tail);
+
+	if (rate)
+		limit = min(limit, max_t(u64, GPU_AES_HEADROOM_MIN,
+					 div64_u64((u64)rate * SZ_1M *
+						   GPU_AES_HEADROOM_US,
+						   USEC_PER_SEC)));
+	return used + bytes <= limit;
+}
+
+/* The ring's cost: posting, completing, and what the helper spends. */
+static u32 gpu_aes_ring_cost(u32 submit, u32 complete,
+			     struct gpu_aes_ring *ring)
+{
+	u64 sum = (u64)submit + complete + READ_ONCE(ring->helper_ns_per_kib);
+
+	return min_t(u64, sum, GPU_AES_COST_MAX);
+}
+
+/* A timed sample into an estimate, unless KUnit froze them. */
+static void gpu_aes_sample(u32 *mean, u64 t0, u64 bytes)
+{
+	u64 ns = ktime_get_ns() - t0;
+
+	if (!gpu_aes_dispatch_frozen())
+		*mean = gpu_aes_ewma(*mean, gpu_aes_ns_per_kib(ns, bytes));
+}
+
+static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
+					  struct gpu_aes_job *job, u64 bytes,
+					  struct gpu_aes_dispatch_pcpu *pc)
+{
+	unsigned int a = job->desc->index, c = gpu_aes_size_class(bytes);
+	struct gpu_aes_queue *q = gpu_aes_ring_queue(ring);
+	struct gpu_aes_dispatch_in in = {
+		.mode = READ_ONCE(gpu_aes_dispatch),
+		.bytes = bytes,
+		.cpu_ns_per_kib = pc->cpu_ns[a][c],
+		.submit_ns_per_kib = pc->submit_ns[a][c],
+		.ring_was_chosen = pc->ring_chosen[a][c],
+	};
+	u32 complete = READ_ONCE(q->complete_ns_per_kib);
+	enum gpu_aes_choice choice;
+
+	if (in.mode == GPU_AES_DISPATCH_AUTO) {
+		if (in.submit_ns_per_kib && complete)
+			in.ring_ns_per_kib = gpu_aes_ring_cost(in.submit_ns_per_kib,
+							       complete,
+							       ring);
+		in.lone = !READ_ONCE(q->in_flight) && list_empty(&q->backlog);
+		in.saturated = gpu_aes_cpu_saturated(pc);
+		in.spare = in.saturated && gpu_aes_machine_spare();
+		in.headroom = gpu_aes_ring_headroom(ring, q, bytes);
+		/* Measure an unknown ring sooner than a known one. */
+		in.explore = !time_before(jiffies, pc->explore_at +
+			(in.ring_ns_per_kib ? GPU_AES_EXPLORE_JIFFIES :
+			 GPU_AES_EXPLORE_JIFFIES / 10)) &&
+			!gpu_aes_dispatch_frozen();
+	}
+	choice = gpu_aes_dispatch_choose(&in);
+	if (choice == GPU_AES_CHOOSE_CPU_EXPLORE ||
+	    choice == GPU_AES_CHOOSE_RING_EXPLORE)
+		pc->explore_at = jiffies;
+	if (choice == GPU_AES_CHOOSE_RING_COST)
+		pc->ring_chosen[a][c] = 1;
+	else if (choice == GPU_AES_CHOOSE_CPU_COST)
+		pc->ring_chosen[a][c] = 0;
+	return choice;
+}
+
+/* Runs the request on the CPU driver, timing it when asked to. */
+static int gpu_aes_dispatch_cpu(struct gpu_aes_job *job, u64 bytes,
+				struct gpu_aes_dispatch_pcpu *pc, bool timed)
+{
+	unsigned int a = job->desc->index, c = gpu_aes_size_class(bytes);
+	u64 t0;
+	int err;
+
+	if (!timed && pc->cpu_ns[a][c])
+		return job->ops->cpu_crypt(job);
+	t0 = ktime_get_ns();
+	err = job->ops->cpu_crypt(job);
+	gpu_aes_sample(&pc->cpu_ns[a][c], t0, bytes);
+	return err;
+}
+
+static const enum gpu_aes_stat gpu_aes_ring_choice_stat[] = {
+	[GPU_AES_CHOOSE_RING_COST] = GPU_AES_STAT_POLICY_RING_COST,
+	[GPU_AES_CHOOSE_RING_LOAD] = GPU_AES_STAT_POLICY_RING_LOAD,
+	[GPU_AES_CHOOSE_RING_FORCED] = GPU_AES_STAT_POLICY_RING_FORCED,
+	[GPU_AES_CHOOSE_RING_EXPLORE] = GPU_AES_STAT_POLICY_RING_EXPLORE,
+};
+
+static const enum gpu_aes_fallback_reason gpu_aes_cpu_choice_reason[] = {
+	[GPU_AES_CHOOSE_CPU_COST] = GPU_AES_FB_POLICY_COST,
+	[GPU_AES_CHOOSE_CPU_LONE] = GPU_AES_FB_POLICY_LONE,
+	[GPU_AES_CHOOSE_CPU_FORCED] = GPU_AES_FB_POLICY_FORCED,
+	[GPU_AES_CHOOSE_CPU_EXPLORE] = GPU_AES_FB_POLICY_EXPLORE,
+};
+
+int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
+		  u64 bytes)
+{
+	/* A hint: the estimates tolerate a preemption in between. */
+	struct gpu_aes_dispatch_pcpu *pc = raw_cpu_ptr(&gpu_aes_dispatch_pcpu);
+	unsigned int a = job->desc->index, c = gpu_aes_size_class(bytes);
+	u32 n = ++pc->decisions;
+	bool timed = !(n % GPU_AES_SAMPLE_EVERY);
+	enum gpu_aes_fallback_reason why;
+	enum gpu_aes_choice choice;
+	u64 t0;
+	int ret;
+
+	if (bytes < READ_ONCE(gpu_aes_ring_min_bytes)) {
+		why = GPU_AES_FB_SMALL;
+	} else if (bytes > READ_ONCE(gpu_aes_ring_max_bytes)) {
+		why = GPU_AES_FB_LARGE;
+	} else if (!job->may_backlog) {
+		/*
+		 * A caller that cannot be told -EBUSY gets its answer before
+		 * the call returns.  AF_ALG's AEAD AIO is one: it refuses a
+		 * socket's next AIO read with -EBUSY while one is in flight
+		 * (af_alg_alloc_areq()), so answering -EINPROGRESS would fail
+		 * the reads queued behind it, where the CPU driver we displace
+		 * answers each at once.
+		 */
+		why = GPU_AES_FB_NO_BACKLOG;
+	} else if (!READ_ONCE(ring->attached)) {
+		why = GPU_AES_FB_NO_HELPER;
+	} else {
+		choice = gpu_aes_decide(ring, job, bytes, pc);
+		if (!gpu_aes_choice_is_ring(choice)) {
+			why = gpu_aes_cpu_choice_reason[choice];
+			goto cpu;
+		}
+		gpu_aes_stat_inc(gpu_aes_ring_choice_stat[choice]);
+		timed |= !pc->submit_ns[a][c];
+		t0 = timed ? ktime_get_ns() : 0;
+		ret = gpu_aes_ring_submit(ring, job, &why);
+		if (ret == GPU_AES_RING_FALLBACK)
+			goto cpu;
+		if (timed && ret == -EINPROGRESS)
+			gpu_aes_sample(&pc->submit_ns[a][c], t0, bytes);
+		return ret;
+	}
+cpu:
+	gpu_aes_stat_fallback(why, bytes);
+	return gpu_aes_dispatch_cpu(job, bytes, pc, timed);
+}
+
+void gpu_aes_dispatch_note_complete(struct gpu_aes_queue *q, u64 ns,
+				    u64 bytes)
+{
+	if (!bytes || gpu_aes_dispatch_frozen())
+		return;
+	/* Concurrent reapers may lose an update: it is a mean. */
+	WRITE_ONCE(q->complete_ns_per_kib,
+		   gpu_aes_ewma(READ_ONCE(q->complete_ns_per_kib),
+				gpu_aes_ns_per_kib(ns, bytes)));
+}
+
+/* Mean of the non-zero values; 0 when there is none. */
+struct gpu_aes_mean {
+	u64 sum;
+	u32 n;
+};
+
+static void gpu_aes_mean_add(struct gpu_aes_mean *m, u32 v)
+{
+	if (v) {
+		m->sum += v;
+		m->n++;
+	}
+}
+
+static u32 gpu_aes_mean_of(const struct gpu_aes_mean *m)
+{
+	return m->n ? (u32)div64_u64(m->sum, m->n) : 0;
+}
+
+ssize_t gpu_aes_dispatch_show(char *buf)
+{
+	struct gpu_aes_ring *ring = &gpu_aes_ring;
+	struct gpu_aes_mean comp = {};
+	u32 nq = READ_ONCE(ring->nr_queues), helper, cpu_ns, ring_ns;
+	unsigned int a, c;
+	ssize_t len;
+	int cpu;
+	u32 i;
+
+	for (i = 0; i < nq; i++)
+		gpu_aes_mean_add(&comp,
+				 READ_ONCE(ring->queues[i].complete_ns_per_kib));
+	helper = READ_ONCE(ring->helper_ns_per_kib);
+	len = sysfs_emit(buf, "alg bytes cpu_ns_per_kib ring_ns_per_kib auto\n");
+	for (a = 0; a < GPU_AES_NR_ALGS; a++) {
+		for (c = 0; c < GPU_AES_NR_CLASSES; c++) {
+			struct gpu_aes_mean cm = {}, sm = {};
+			struct gpu_aes_dispatch_in in = {
+				.mode = GPU_AES_DISPATCH_AUTO,
+			};
+
+			for_each_possible_cpu(cpu) {
+				struct gpu_aes_dispatch_pcpu *pc =
+					per_cpu_ptr(&gpu_aes_dispatch_pcpu, cpu);
+
+				gpu_aes_mean_add(&cm, READ_ONCE(pc->cpu_ns[a][c]));
+				gpu_aes_mean_add(&sm,
+						 READ_ONCE(pc->submit_ns[a][c]));
+			}
+			cpu_ns = gpu_aes_mean_of(&cm);
+			ring_ns = gpu_aes_mean_of(&sm) && gpu_aes_mean_of(&comp) ?
+				  gpu_aes_mean_of(&sm) + gpu_aes_mean_of(&comp) +
+				  helper : 0;
+			in.bytes = 256ULL << (2 * c);
+			in.cpu_ns_per_kib = cpu_ns;
+			in.ring_ns_per_kib = ring_ns;
+			len += sysfs_emit_at(buf, len, "%s %llu ",
+					     gpu_aes_alg_descs[a]->name,
+					     in.bytes);
+			len += cpu_ns ? sysfs_emit_at(buf, len, "%u ", cpu_ns) :
+					sysfs_emit_at(buf, len, "- ");
+			len += ring_ns ? sysfs_emit_at(buf, len, "%u ", ring_ns) :
+					 sysfs_emit_at(buf, len, "- ");
+			len += sysfs_emit_at(buf, len, "%s\n",
+				gpu_aes_choice_is_ring(gpu_aes_dispatch_choose(&in)) ?
+				"ring" : "cpu");
+		}
+	}
+	return len;
+}

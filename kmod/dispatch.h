@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * dispatch.h - where a request runs: the ring or the CPU driver we
+ * displace, by what each costs in CPU time per byte, and by load.
+ *
+ * Costs are learnt from live requests, per algorithm and size class, on
+ * each CPU for itself (no line is shared between CPUs): a sample of the
+ * requests that run on the CPU is timed (the fallback tfm *is* the CPU
+ * driver), a sample of those posted to the ring is timed on the
+ * submitting CPU, each queue's reaper times its completions, and the
+ * helper adds what it reports of its own CPU per KiB (untrusted: clamped,
+ * and only ever added, so a lying helper can only send work to the CPU).
+ * A small share of requests goes the other way, so neither estimate goes
+ * stale while auto prefers one path.
+ *
+ * dispatch=auto (the default): the CPU for a small request alone on its
+ * queue (a GPU round trip would only add latency) unless this CPU is
+ * saturated; else the cheaper path, with hysteresis; else the ring when
+ * this CPU is saturated while the machine has idle CPUs to run the helper
+ * on, the ring has headroom, posting costs this CPU less than running the
+ * request and the ring costs at most twice the CPU in all: a consumer
+ * bound by one CPU then gains throughput from idle ones.  dispatch=ring
+ * and dispatch=cpu force the path; ring_min_bytes, ring_max_bytes and
+ * MAY_BACKLOG stay hard bounds.
+ */
+#ifndef GPU_AES_DISPATCH_H
+#define GPU_AES_DISPATCH_H
+
+#include <linux/types.h>
+
+#include "job.h"
+
+struct gpu_aes_ring;
+struct gpu_aes_queue;
+
+/* Size classes: [256, 1K), [1K, 4K), ... [256K, 1M), 1M and up. */
+#define GPU_AES_NR_CLASSES	7
+
+enum gpu_aes_dispatch_mode {
+	GPU_AES_DISPATCH_AUTO,
+	GPU_AES_DISPATCH_RING,
+	GPU_AES_DISPATCH_CPU,
+};
+
+/* The dispatch parameter (main.c), read on every request. */
+extern int gpu_aes_dispatch;
+
+/**
+ * enum gpu_aes_choice - a decision and its reason.
+ * @GPU_AES_CHOOSE_RING_COST: the ring, it costs less.
+ * @GPU_AES_CHOOSE_RING_LOAD: the ring, the CPU is saturated and the ring
+ *	has headroom.
+ * @GPU_AES_CHOOSE_RING_FORCED: the ring, dispatch=ring.
+ * @GPU_AES_CHOOSE_RING_EXPLORE: the ring, to measure it.
+ * @GPU_AES_CHOOSE_CPU_COST: the CPU, it costs less (or the ring's cost is
+ *	not known yet).
+ * @GPU_AES_CHOOSE_CPU_LONE: the CPU, the request is small and alone.
+ * @GPU_AES_CHOOSE_CPU_FORCED: the CPU, dispatch=cpu.
+ * @GPU_AES_CHOOSE_CPU_EXPLORE: the CPU, to measure it.
+ */
+enum gpu_aes_choice {
+	GPU_AES_CHOOSE_RING_COST,
+	GPU_AES_CHOOSE_RING_LOAD,
+	GPU_AES_CHOOSE_RING_FORCED,
+	GPU_AES_CHOOSE_RING_EXPLORE,
+	GPU_AES_CHOOSE_CPU_COST,
+	GPU_AES_CHOOSE_CPU_LONE,
+	GPU_AES_CHOOSE_CPU_FORCED,
+	GPU_AES_CHOOSE_CPU_EXPLORE,
+};
+
+static inline bool gpu_aes_choice_is_ring(enum gpu_aes_choice c)
+{
+	return c <= GPU_AES_CHOOSE_RING_EXPLORE;
+}
+
+/**
+ * struct gpu_aes_dispatch_in - what one decision weighs.
+ * @mode: enum gpu_aes_dispatch_mode.
+ * @bytes: the request's bytes (GCM: text plus associated data).
+ * @cpu_ns_per_kib: the CPU's cost, 0 if not known.
+ * @ring_ns_per_kib: the ring's (submission, completion and the helper's
+ *	share), 0 if not known.
+ * @submit_ns_per_kib: the part of the ring's cost on the submitting CPU,
+ *	0 if not known.
+ * @ring_was_chosen: the last cost decision for this class was the ring
+ *	(hysteresis).
+ * @lone: nothing else in flight or waiting on the request's queue.
+ * @saturated: this CPU has been busy (>= GPU_AES_SATURATED_PCT) lately.
+ * @spare: the machine as a whole has been idle >= GPU_AES_SPARE_PCT of
+ *	the time lately: there is CPU for the helper to run on.
+ * @headroom: the ring's queue has room for the request within the load
+ *	rule's bound (GPU_AES_HEADROOM_MAX).
+ * @explore: this decision is the share that goes the other way.
+ */
+struct gpu_aes_dispatch_in {
+	int mode;
+	u64 bytes;
+	u32 cpu_ns_per_kib;
+	u32 ring_ns_per_kib;
+	u32 submit_ns_per_kib;
+	bool ring_was_chosen;
+	bool lone;
+	bool saturated;
+	bool spare;
+	bool headroom;
+	bool explore;
+};
+
+/* Requests up to this size alone on their queue go to the CPU. */
+#define GPU_AES_LONE_MAX	65536
+/* A CPU busy this share of the time or more is saturated. */
+#define GPU_AES_SATURATED_PCT	90
+/* The load rule never pays more than this many times the CPU's cost. */
+#define GPU_AES_LOAD_COST_MAX	2
+/* A machine idle this share of the time or more has CPUs to spare. */
+#define GPU_AES_SPARE_PCT	25
+/*
+ * Under load, at most this much in flight per queue, and no more than the
+ * helper says it moves in GPU_AES_HEADROOM_US (but GPU_AES_HEADROOM_MIN).
+ */
+#define GPU_AES_HEADROOM_MAX	(1024U * 1024)
+#define GPU_AES_HEADROOM_MIN	(256U * 1024)
+#define GPU_AES_HEADROOM_US	2000
+/*
+ * One decision per CPU in this many jiffies goes the other way, to measure
+ * it (ten times as often while the ring's cost is unknown): by time, not
+ * by count, so a busy machine sends the helper a trickle, not a share.
+ */
+#define GPU_AES_EXPLORE_JIFFIES	(HZ / 10)
+/* One request in this many is timed. */
+#define GPU_AES_SAMPLE_EVERY	16
+
+/**
+ * gpu_aes_dispatch_choose() - the policy itself, on given figures.
+ * @in: the figures.
+ *
+ * Pure: the same figures give the same answer (KUnit feeds it).  A path
+ * switches only when the other is cheaper by 1/8, so estimates that hover
+ * around a tie do not make it flap.
+ *
+ * Return: the choice.
+ */
+enum gpu_aes_choice gpu_aes_dispatch_choose(const struct gpu_aes_dispatch_in *in);
+
+/**
+ * gpu_aes_size_class() - the size class of a request.
+ * @bytes: its bytes.
+ *
+ * Return: 0 .. GPU_AES_NR_CLASSES - 1.
+ */
+unsigned int gpu_aes_size_class(u64 bytes);
+
+/**
+ * gpu_aes_route() - run a request where the policy says.
+ * @ring: the ring.
+ * @job: the request's job (gpu_aes_job_init()).
+ * @bytes: the bytes the policy weighs (GCM: text plus associated data).
+ *
+ * Requests under ring_min_bytes or over ring_max_bytes, without
+ * CRYPTO_TFM_REQ_MAY_BACKLOG, with no helper attached, or that the policy
+ * sends to the CPU run there now; the rest go to gpu_aes_ring_submit(),
+ * and run on the CPU now if it gives them back.  Counts the decision and
+ * any fallback with its reason; times a sample of both paths.
+ *
+ * Return: -EINPROGRESS or -EBUSY (the callback will report), or the
+ * result of running the request on the CPU.
+ */
+int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
+		  u64 bytes);
+
+/**
+ * gpu_aes_dispatch_note_complete() - a reaper's timing of completions.
+ * @q: the queue it reaped.
+ * @ns: time spent copying out and completing.
+ * @bytes: bytes of the requests completed.
+ */
+void gpu_aes_dispatch_note_complete(struct gpu_aes_queue *q, u64 ns,
+				    u64 bytes);
+
+/**
+ * gpu_aes_dispatch_show() - the estimates, for sysfs.
+ * @buf: a page.
+ *
+ * One line per algorithm and size class: the class's lower bound in
+ * bytes, the CPU's and the ring's cost in ns per KiB (averaged over the
+ * CPUs that measured them; "-" when none did) and what auto would choose
+ * for a request neither alone nor under load.
+ *
+ * Return: bytes written.
+ */
+ssize_t gpu_aes_dispatch_show(char *buf);
+
+#if IS_ENABLED(CONFIG_CRYPTO_DEV_GPU_AES_KUNIT_TEST)
+/**
+ * struct gpu_aes_dispatch_test - KUnit's hold on the live estimates.
+ * @frozen: no sample updates an estimate (tests inject theirs) and no
+ *	decision explores.
+ * @saturated: -1: measure; 0 or 1: what every CPU is taken to be.
+ */
+struct gpu_aes_dispatch_test {
+	bool frozen;
+	int saturated;
+};
+
+extern struct gpu_aes_dispatch_test gpu_aes_dispatch_test;
+
+/* Sets this CPU's estimates for @alg (index) and @class; 0 = unknown. */
+void gpu_aes_dispatch_test_set(unsigned int alg, unsigned int class,
+			       u32 cpu_ns_per_kib, u32 submit_ns_per_kib);
+/* Forgets every CPU's estimates and hysteresis. */
+void gpu_aes_dispatch_test_reset(void);
+#endif
+
+#endif /* GPU_AES_DISPATCH_H */

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * job.c - filling a job, and copying a request's bytes in and out of its
+ * data space: the part of the request path that the userspace build of the
+ * ring (kring/) runs too, so its copies are the kernel's own.
+ */
+#include <crypto/aes.h>
+#include <linux/crypto.h>
+#include <linux/kernel.h>
+#include <linux/scatterlist.h>
+#include <linux/string.h>
+
+#include "job.h"
+
+void gpu_aes_job_init(struct gpu_aes_job *job, const struct gpu_aes_job_ops *ops,
+		      const struct gpu_aes_alg_desc *desc,
+		      struct gpu_aes_tfm_key *key, struct scatterlist *src,
+		      struct scatterlist *dst, u8 *iv, u32 len, u32 req_flags,
+		      u8 dir)
+{
+	job->ops = ops;
+	job->desc = desc;
+	job->key = key;
+	job->src = src;
+	job->dst = dst;
+	job->iv = iv;
+	job->len = len;
+	job->aad_len = 0;
+	job->dir = dir;
+	job->auth_len = 0;
+	job->may_backlog = req_flags & CRYPTO_TFM_REQ_MAY_BACKLOG;
+	job->backlogged = false;
+}
+
+void gpu_aes_ctr_advance(u8 *iv, unsigned int len)
+{
+	u64 n = DIV_ROUND_UP(len, AES_BLOCK_SIZE);
+	__be64 hi_be, lo_be;
+	u64 hi, lo;
+
+	memcpy(&hi_be, iv, 8);
+	memcpy(&lo_be, iv + 8, 8);
+	hi = be64_to_cpu(hi_be);
+	lo = be64_to_cpu(lo_be) + n;
+	if (lo < n)
+		hi++;
+	hi_be = cpu_to_be64(hi);
+	lo_be = cpu_to_be64(lo);
+	memcpy(iv, &hi_be, 8);
+	memcpy(iv + 8, &lo_be, 8);
+}
+
+void gpu_aes_sk_copy_in(struct gpu_aes_job *job, u8 *slot)
+{
+	sg_pcopy_to_buffer(job->src, sg_nents(job->src), slot, job->len, 0);
+}
+
+/* XTS leaves the IV as it was, like the xts template. */
+void gpu_aes_sk_copy_out(struct gpu_aes_job *job, const u8 *slot)
+{
+	sg_pcopy_from_buffer(job->dst, sg_nents(job->dst), slot, job->len, 0);
+	if (job->desc->alg == GPU_AES_ALG_CTR)
+		gpu_aes_ctr_advance(job->iv, job->len);
+}
+
+void gpu_aes_aead_copy_in(struct gpu_aes_job *job, u8 *slot)
+{
+	unsigned int nents = sg_nents(job->src);
+
+	sg_pcopy_to_buffer(job->src, nents, slot, job->len, job->aad_len);
+	if (job->dir == GPU_AES_DIR_DECRYPT)
+		sg_pcopy_to_buffer(job->src, nents,
+				   slot + gpu_aes_gcm_tag_off(0, job->len),
+				   job->auth_len, job->aad_len + job->len);
+	sg_pcopy_to_buffer(job->src, nents,
+			   slot + gpu_aes_gcm_aad_off(0, job->len),
+			   job->aad_len, 0);
+}
+
+/*
+ * Only the text (and, encrypting, the tag): like the aesni and generic
+ * drivers, the associated data in dst is left as the caller put it.
+ */
+void gpu_aes_aead_copy_out(struct gpu_aes_job *job, const u8 *slot)
+{
+	unsigned int nents = sg_nents(job->dst);
+
+	sg_pcopy_from_buffer(job->dst, nents, slot, job->len, job->aad_len);
+	if (job->dir == GPU_AES_DIR_ENCRYPT)
+		sg_pcopy_from_buffer(job->dst, nents,
+				     slot + gpu_aes_gcm_tag_off(0, job->len),
+				     job->auth_len, job->aad_len + job->len);
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * stats_sysfs.c - /sys/class/misc/gpu_aes/stats/: one read-only file per
+ * counter of stats.h, named by gpu_aes_stat_names[]; and
+ * /sys/class/misc/gpu_aes/dispatch/estimates, the dispatch policy's cost
+ * estimates (dispatch.h).
+ */
+#include <linux/device.h>
+#include <linux/kernel.h>
+
+#include "dispatch.h"
+#include "stats.h"
+
+struct gpu_aes_stat_attr {
+	struct device_attribute attr;
+	enum gpu_aes_stat idx;
+};
+
+static struct gpu_aes_stat_attr gpu_aes_stat_attrs[GPU_AES_NR_STATS];
+static struct attribute *gpu_aes_stat_attr_ptrs[GPU_AES_NR_STATS + 1];
+
+static ssize_t gpu_aes_stat_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct gpu_aes_stat_attr *sa =
+		container_of(attr, struct gpu_aes_stat_attr, attr);
+
+	return sysfs_emit(buf, "%lld\n", gpu_aes_stat_read(sa->idx));
+}
+
+/* Before the device registers: the group is read then. */
+void gpu_aes_stats_sysfs_init(void)
+{
+	struct gpu_aes_stat_attr *sa;
+	int i;
+
+	for (i = 0; i < GPU_AES_NR_STATS; i++) {
+		sa = &gpu_aes_stat_attrs[i];
+		sysfs_attr_init(&sa->attr.attr);
+		sa->attr.attr.name = gpu_aes_stat_names[i];
+		sa->attr.attr.mode = 0444;
+		sa->attr.show = gpu_aes_stat_show;
+		sa->idx = i;
+		gpu_aes_stat_attr_ptrs[i] = &sa->attr.attr;
+	}
+}
+
+const struct attribute_group gpu_aes_stats_group = {
+	.name = "stats",
+	.attrs = gpu_aes_stat_attr_ptrs,
+};
+
+static ssize_t estimates_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	return gpu_aes_dispatch_show(buf);
+}
+
+static DEVICE_ATTR_RO(estimates);
+
+static struct attribute *gpu_aes_dispatch_attrs[] = {
+	&dev_attr_estimates.attr,
+	NULL
+};
+
+const struct attribute_group gpu_aes_dispatch_group = {
+	.name = "dispatch",
+	.attrs = gpu_aes_dispatch_attrs,
+};

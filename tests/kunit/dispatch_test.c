@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Dispatch (dispatch.h): where dispatch=auto sends a request, on cost
+ * figures the tests inject (the live estimates are frozen: no timing in
+ * tests), and what it can never do:
+ *  - the cheaper path wins, with hysteresis: a path is left only for one
+ *    cheaper by 1/8;
+ *  - a small request alone on its queue runs on the CPU;
+ *  - a saturated CPU sheds a request to the ring when the machine has
+ *    idle CPUs, posting costs it less than running it and the ring has
+ *    headroom;
+ *  - a helper's published figures, however absurd, only ever send work to
+ *    the CPU;
+ *  - dispatch=ring and dispatch=cpu force the path;
+ *  - changing the policy with requests in flight completes each exactly
+ *    once;
+ *  - every decision is counted once, with its reason, and the counts add
+ *    up with the ring and fallback counters.
+ */
+#include <kunit/test.h>
+
+#include "dispatch.h"
+#include "fake_helper.h"
+#include "ring.h"
+#include "test_util.h"
+
+#define NR	FAKE_HELPER_ENTRIES
+#define DELTA(x)	gt_stats_delta(&s, GPU_AES_STAT_##x)
+#define CTR	1	/* gpu_aes_ctr_desc.index */
+#define C4K	2	/* gpu_aes_size_class(4096) */
+
+static void gt_dispatch_thaw(void *data)
+{
+	WRITE_ONCE(gpu_aes_dispatch_test.frozen, false);
+	WRITE_ONCE(gpu_aes_dispatch_test.saturated, -1);
+	gpu_aes_dispatch_test_reset();
+	WRITE_ONCE(GT_Q0->complete_ns_per_kib, 0);
+	WRITE_ONCE(gpu_aes_ring.helper_ns_per_kib, 0);
+	WRITE_ONCE(gpu_aes_ring.helper_mib_per_s, 0);
+}
+
+/*
+ * A manual one-queue helper, dispatch=auto, estimates frozen and empty,
+ * the CPU not saturated.  With @holder, one request stays in flight so
+ * the queue is not idle (no "lone" rule); it is returned for completion.
+ */
+static struct fake_helper *gt_dispatch_setup(struct kunit *test,
+					     struct gt_tfm *t,
+					     struct gt_req **holder)
+{
+	struct fake_helper *h;
+
+	gt_wait_algs_tested(test);
+	gt_set_ring_min_bytes(test, 1);
+	gt_set_timeout_ms(test, 600000);
+	h = gt_helper(test, NR, false);
+	gpu_aes_dispatch_test_reset();
+	WRITE_ONCE(gpu_aes_dispatch_test.frozen, true);
+	WRITE_ONCE(gpu_aes_dispatch_test.saturated, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_dispatch_thaw,
+							NULL), 0);
+	if (holder) {
+		/* dispatch=ring still (gt_helper() set it). */
+		*holder = gt_req_new(test, t, 4096, GT_BL);
+		KUNIT_ASSERT_EQ(test, gt_req_start(*holder, false),
+				-EINPROGRESS);
+	}
+	gt_set_dispatch(test, GPU_AES_DISPATCH_AUTO);
+	return h;
+}
+
+/* Costs of ctr requests of 4 KiB on this CPU and queue 0. */
+static void gt_costs(u32 cpu, u32 submit, u32 complete)
+{
+	gpu_aes_dispatch_test_set(CTR, C4K, cpu, submit);
+	WRITE_ONCE(GT_Q0->complete_ns_per_kib, complete);
+}
+
+/* Starts a 4 KiB request; true if it went to the ring. */
+static bool gt_goes_to_ring(struct kunit *test, struct gt_tfm *t,
+			    struct gt_req **out)
+{
+	struct gt_req *r = gt_req_new(test, t, 4096, GT_BL);
+	int ret = gt_req_start(r, false);
+
+	*out = r;
+	if (ret == -EINPROGRESS)
+		return true;
+	/* On the CPU: done before the call returned, and right. */
+	gt_req_expect_done(test, r);
+	return false;
+}
+
+static void gpu_aes_dispatch_choose_table(struct kunit *test)
+{
+	static const struct {
+		struct gpu_aes_dispatch_in in;
+		enum gpu_aes_choice want;
+	} cases[] = {
+		/* Forced: figures and load do not matter. */
+		{ { .mode = GPU_AES_DISPATCH_RING, .lone = true, .bytes = 16,
+		    .cpu_ns_per_kib = 1, .ring_ns_per_kib = 1000 },
+		  GPU_AES_CHOOSE_RING_FORCED },
+		{ { .mode = GPU_AES_DISPATCH_CPU, .bytes = 1 << 20,
+		    .cpu_ns_per_kib = 1000, .ring_ns_per_kib = 1 },
+		  GPU_AES_CHOOSE_CPU_FORCED },
+		/* Small and alone: the CPU, even if the ring is cheaper. */
+		{ { .bytes = 4096, .lone = true, .cpu_ns_per_kib = 1000,
+		    .ring_ns_per_kib = 1 },
+		  GPU_AES_CHOOSE_CPU_LONE },
+		{ { .bytes = GPU_AES_LONE_MAX + 1, .lone = true,
+		    .cpu_ns_per_kib = 1000, .ring_ns_per_kib = 1 },
+		  GPU_AES_CHOOSE_RING_COST },
+		/* Unknown costs: the CPU; an unknown ring is explored. */
+		{ { .bytes = 4096, .ring_ns_per_kib = 1 },
+		  GPU_AES_CHOOSE_CPU_COST },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200 },
+		  GPU_AES_CHOOSE_CPU_COST },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200, .explore = true },
+		  GPU_AES_CHOOSE_RING_EXPLORE },
+		/* Cost, and the share that explores the other path. */
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 100 },
+		  GPU_AES_CHOOSE_RING_COST },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 100, .explore = true },
+		  GPU_AES_CHOOSE_CPU_EXPLORE },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 300 },
+		  GPU_AES_CHOOSE_CPU_COST },
+		/* Hysteresis: 1/8 either way. */
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 190 },
+		  GPU_AES_CHOOSE_CPU_COST },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 170 },
+		  GPU_AES_CHOOSE_RING_COST },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 225, .ring_was_chosen = true },
+		  GPU_AES_CHOOSE_RING_COST },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 226, .ring_was_chosen = true },
+		  GPU_AES_CHOOSE_CPU_COST },
+		/*
+		 * Load: a saturated CPU with idle ones elsewhere, headroom,
+		 * posting cheaper for this CPU than running it, the ring at
+		 * most twice the CPU's cost.
+		 */
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 400, .submit_ns_per_kib = 50,
+		    .saturated = true, .spare = true, .headroom = true },
+		  GPU_AES_CHOOSE_RING_LOAD },
+		{ { .bytes = 4096, .lone = true, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 400, .submit_ns_per_kib = 50,
+		    .saturated = true, .spare = true, .headroom = true },
+		  GPU_AES_CHOOSE_RING_LOAD },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 401, .submit_ns_per_kib = 50,
+		    .saturated = true, .spare = true, .headroom = true },
+		  GPU_AES_CHOOSE_CPU_COST },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 450, .submit_ns_per_kib = 50,
+		    .saturated = true, .headroom = true },
+		  GPU_AES_CHOOSE_CPU_COST },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 450, .submit_ns_per_kib = 50,
+		    .saturated = true, .spare = true },
+		  GPU_AES_CHOOSE_CPU_COST },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 450, .submit_ns_per_kib = 250,
+		    .saturated = true, .spare = true, .headroom = true },
+		  GPU_AES_CHOOSE_CPU_COST },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 450, .submit_ns_per_kib = 50,
+		    .spare = true, .headroom = true },
+		  GPU_AES_CHOOSE_CPU_COST },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		KUNIT_EXPECT_EQ_MSG(test, gpu_aes_dispatch_choose(&cases[i].in),
+				    cases[i].want, "case %u", i);
+}
+
+static void gpu_aes_dispatch_size_classes(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, gpu_aes_size_class(1), 0);
+	KUNIT_EXPECT_EQ(test, gpu_aes_size_class(1023), 0);
+	KUNIT_EXPECT_EQ(test, gpu_aes_size_class(1024), 1);
+	KUNIT_EXPECT_EQ(test, gpu_aes_size_class(4095), 1);
+	KUNIT_EXPECT_EQ(test, gpu_aes_size_class(4096), C4K);
+	KUNIT_EXPECT_EQ(test, gpu_aes_size_class(65536), 4);
+	KUNIT_EXPECT_EQ(test, gpu_aes_size_class((1 << 20) - 1), 5);
+	KUNIT_EXPECT_EQ(test, gpu_aes_size_class(1 << 20), 6);
+	KUNIT_EXPECT_EQ(test, gpu_aes_size_class(1ULL << 40), 6);
+}
+
+/* The cheaper path wins; hysteresis holds; every decision is counted. */
+static void gpu_aes_dispatch_auto_follows_cost(struct kunit *test)
+{
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	struct gt_req *holder, *r[6];
+	struct fake_helper *h = gt_dispatch_setup(test, t, &holder);
+	struct gt_stats s;
+	unsigned int i, on_ring = 1;
+
+	gt_stats_snap(&s);
+	gt_costs(400, 100, 100);	/* ring 200 < CPU 400 */
+	KUNIT_EXPECT_TRUE(test, gt_goes_to_ring(test, t, &r[0]));
+	gt_costs(210, 100, 100);	/* ring 200, within 1/8: stays */
+	KUNIT_EXPECT_TRUE(test, gt_goes_to_ring(test, t, &r[1]));
+	gt_costs(100, 100, 100);	/* ring 200 > 112: the CPU */
+	KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &r[2]));
+	gt_costs(215, 100, 100);	/* ring 200 + 25 > 215: still the CPU */
+	KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &r[3]));
+	gt_costs(230, 100, 100);	/* 225 < 230: the ring again */
+	KUNIT_EXPECT_TRUE(test, gt_goes_to_ring(test, t, &r[4]));
+	/* The helper's share counts: 200 + 100 > 230 + 1/8. */
+	WRITE_ONCE(gpu_aes_ring.helper_ns_per_kib, 100);
+	KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &r[5]));
+	on_ring += 3;
+
+	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_COST), 3);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY_COST), 3);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY), 3);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_REQUESTS), 3);
+	KUNIT_EXPECT_EQ(test, DELTA(RING_REQUESTS), 3);
+	gt_helper_complete_all(test, h, on_ring);
+	gt_req_expect_done(test, holder);
+	for (i = 0; i < ARRAY_SIZE(r); i++)
+		gt_req_expect_done(test, r[i]);
+}
+
+/* Small and alone: the CPU, however cheap the ring; large: the ring. */
+static void gpu_aes_dispatch_lone_small_runs_on_cpu(struct kunit *test)
+{
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	struct fake_helper *h = gt_dispatch_setup(test, t, NULL);
+	unsigned int big_class = gpu_aes_size_class(GPU_AES_LONE_MAX + 16);
+	struct gt_req *small, *big;
+	struct gt_stats s;
+
+	gt_stats_snap(&s);
+	gt_costs(400, 1, 1);
+	gpu_aes_dispatch_test_set(CTR, big_class, 400, 1);
+	KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &small));
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY_LONE), 1);
+	big = gt_req_new(test, t, GPU_AES_LONE_MAX + 16, GT_BL);
+	KUNIT_EXPECT_EQ(test, gt_req_start(big, false), -EINPROGRESS);
+	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_COST), 1);
+	gt_helper_complete_all(test, h, 1);
+	gt_req_expect_done(test, big);
+}
+
+/* A saturated CPU sheds to the ring only when that costs it less. */
+static void gpu_aes_dispatch_saturation_sheds_to_ring(struct kunit *test)
+{
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	struct gt_req *holder, *r[4];
+	struct fake_helper *h = gt_dispatch_setup(test, t, &holder);
+	struct gt_stats s;
+	unsigned int i;
+
+	gt_stats_snap(&s);
+	gt_costs(200, 50, 300);		/* ring 350: costlier in all */
+	KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &r[0]));
+	WRITE_ONCE(gpu_aes_dispatch_test.saturated, 1);
+	KUNIT_EXPECT_TRUE(test, gt_goes_to_ring(test, t, &r[1]));
+	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_LOAD), 1);
+	/* Posting would cost this CPU more than running it. */
+	gt_costs(200, 250, 100);
+	KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &r[2]));
+	/*
+	 * No headroom: a helper says it moves 1 MiB/s, so the bound is the
+	 * floor, 256 KiB, and a request of 256 KiB does not fit beside the
+	 * two of 4 KiB in flight.
+	 */
+	gt_costs(200, 50, 300);
+	gpu_aes_dispatch_test_set(CTR, gpu_aes_size_class(256 << 10), 200, 50);
+	WRITE_ONCE(gpu_aes_ring.helper_mib_per_s, 1);
+	r[3] = gt_req_new(test, t, 256 << 10, GT_BL);
+	KUNIT_EXPECT_EQ(test, gt_req_start(r[3], false), 0);
+	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_LOAD), 1);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY_COST), 3);
+	gt_helper_complete_all(test, h, 2);
+	gt_req_expect_done(test, holder);
+	for (i = 0; i < ARRAY_SIZE(r); i++)
+		gt_req_expect_done(test, r[i]);
+}
+
+/* Posts a request under dispatch=ring, so the queue is not idle. */
+static struct gt_req *gt_hold(struct kunit *test, struct gt_tfm *t)
+{
+	struct gt_req *r = gt_req_new(test, t, 4096, GT_BL);
+
+	WRITE_ONCE(gpu_aes_dispatch, GPU_AES_DISPATCH_RING);
+	KUNIT_EXPECT_EQ(test, gt_req_start(r, false), -EINPROGRESS);
+	WRITE_ONCE(gpu_aes_dispatch, GPU_AES_DISPATCH_AUTO);
+	return r;
+}
+
+/*
+ * The helper's figures reach the policy through a reap, clamped: an
+ * absurd cost sends everything to the CPU, even a saturated CPU's load
+ * (an absurd rate cannot buy headroom back), and a zero cost is no
+ * discount on what the kernel measured.
+ */
+static void gpu_aes_dispatch_lying_helper_only_helps_cpu(struct kunit *test)
+{
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	struct gt_req *holder, *hold[2], *r[4];
+	struct fake_helper *h = gt_dispatch_setup(test, t, &holder);
+	struct gt_stats s;
+	unsigned int i;
+
+	gt_stats_snap(&s);
+	gt_costs(400, 100, 100);
+	KUNIT_EXPECT_TRUE(test, gt_goes_to_ring(test, t, &r[0]));
+	/* The lie, picked up by the next reap. */
+	WRITE_ONCE(h->hdr->helper_cpu_ns_per_kib, U32_MAX);
+	WRITE_ONCE(h->hdr->helper_mib_per_s, U32_MAX);
+	gt_helper_complete_all(test, h, 2);
+	gt_req_expect_done(test, holder);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(gpu_aes_ring.helper_ns_per_kib),
+			GPU_AES_HELPER_NS_PER_KIB_MAX);
+	hold[0] = gt_hold(test, t);
+	KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &r[1]));
+	/* Saturated: without the lie it would shed; with it, the CPU. */
+	WRITE_ONCE(gpu_aes_dispatch_test.saturated, 1);
+	KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &r[2]));
+	WRITE_ONCE(gpu_aes_dispatch_test.saturated, 0);
+	/* A helper that claims to cost nothing: the kernel's own figures. */
+	WRITE_ONCE(h->hdr->helper_cpu_ns_per_kib, 0);
+	gt_helper_complete_all(test, h, 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(gpu_aes_ring.helper_ns_per_kib), 0);
+	hold[1] = gt_hold(test, t);
+	gt_costs(210, 100, 150);	/* ring 250 > 210: the CPU */
+	KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &r[3]));
+	gt_helper_complete_all(test, h, 1);
+	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_COST), 1);
+	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_LOAD), 0);
+	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_FORCED), 2);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY_COST), 3);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY), 3);
+	for (i = 0; i < ARRAY_SIZE(hold); i++)
+		gt_req_expect_done(test, hold[i]);
+	for (i = 0; i < ARRAY_SIZE(r); i++)
+		gt_req_expect_done(test, r[i]);
+}
+
+/* dispatch=ring and dispatch=cpu override figures, load and the lone rule. */
+static void gpu_aes_dispatch_forced_modes(struct kunit *test)
+{
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	struct fake_helper *h = gt_dispatch_setup(test, t, NULL);
+	struct gt_req *r[2];
+	struct gt_stats s;
+
+	gt_stats_snap(&s);
+	gt_costs(100, 1000, 1000);	/* the CPU is far cheaper */
+	gt_set_dispatch(test, GPU_AES_DISPATCH_RING);
+	KUNIT_EXPECT_TRUE(test, gt_goes_to_ring(test, t, &r[0]));
+	gt_costs(100000, 1, 1);		/* the ring is far cheaper */
+	gt_set_dispatch(test, GPU_AES_DISPATCH_CPU);
+	KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &r[1]));
+	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_FORCED), 1);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY_FORCED), 1);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY), 1);
+	gt_helper_complete_all(test, h, 1);
+	gt_req_expect_done(test, r[0]);
+}
+
+/*
+ * Requests posted under one policy complete after it changed, each once;
+ * the decisions add up with the ring and fallback counters.
+ */
+static void gpu_aes_dispatch_change_mid_flight(struct kunit *test)
+{
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	struct fake_helper *h = gt_dispatch_setup(test, t, NULL);
+	struct gt_req *r[12];
+	struct gt_stats s;
+	unsigned int i;
+
+	gt_stats_snap(&s);
+	gt_set_dispatch(test, GPU_AES_DISPATCH_RING);
+	for (i = 0; i < 6; i++)
+		KUNIT_EXPECT_TRUE(test, gt_goes_to_ring(test, t, &r[i]));
+	gt_set_dispatch(test, GPU_AES_DISPATCH_CPU);
+	for (; i < 9; i++)
+		KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &r[i]));
+	gt_set_dispatch(test, GPU_AES_DISPATCH_AUTO);
+	gt_costs(100, 1000, 1000);
+	for (; i < 12; i++)
+		KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &r[i]));
+	/* The ring's six complete now, under auto. */
+	gt_helper_complete_all(test, h, 6);
+	for (i = 0; i < ARRAY_SIZE(r); i++)
+		gt_req_expect_done(test, r[i]);
+	KUNIT_EXPECT_EQ(test, DELTA(RING_REQUESTS), 6);
+	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_FORCED), 6);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY_FORCED), 3);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY_COST), 3);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY), 6);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_REQUESTS), 6);
+	KUNIT_EXPECT_EQ(test, DELTA(RECOMPUTED), 0);
+}
+
+static struct kunit_case gpu_aes_dispatch_cases[] = {
+	KUNIT_CASE(gpu_aes_dispatch_choose_table),
+	KUNIT_CASE(gpu_aes_dispatch_size_classes),
+	KUNIT_CASE(gpu_aes_dispatch_auto_follows_cost),
+	KUNIT_CASE(gpu_aes_dispatch_lone_small_runs_on_cpu),
+	KUNIT_CASE(gpu_aes_dispatch_saturation_sheds_to_ring),
+	KUNIT_CASE(gpu_aes_dispatch_lying_helper_only_helps_cpu),
+	KUNIT_CASE(gpu_aes_dispatch_forced_modes),
+	KUNIT_CASE(gpu_aes_dispatch_change_mid_flight),
+	{}
+};
+
+static struct kunit_suite gpu_aes_dispatch_suite = {
+	.name = "gpu_aes_dispatch",
+	.test_cases = gpu_aes_dispatch_cases,
+};
+
+kunit_test_suite(gpu_aes_dispatch_suite);
