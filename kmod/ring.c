@@ -11,11 +11,13 @@
  * stays contiguous), and the deadline scan bounds how long.
  */
 #include <crypto/aes.h>
+#include <linux/bitmap.h>
 #include <linux/bottom_half.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -787,6 +789,8 @@ static void gpu_aes_queue_timeout_fn(struct work_struct *work)
 			t->job = NULL;
 			q->in_flight--;
 			gpu_aes_stat_inc(GPU_AES_STAT_TIMEOUTS);
+			if (!q->stalled)
+				q->stalled_at = ktime_get_boottime_ns();
 			q->stalled = true;
 		} else if (!armed || time_before(t->deadline, next)) {
 			next = t->deadline;
@@ -896,6 +900,7 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	ring->queue_entries = g.queue_entries;
 	ring->nr_keys = g.nr_keys;
 	ring->queue_data_size = g.queue_data_size;
+	ring->data_size = l.data_size;
 	ring->key_map = key_map;
 	ring->key_gen = key_gen;
 	ring->key_owner = key_owner;
@@ -903,6 +908,8 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	/* A new helper: its own figures, when it publishes them. */
 	ring->helper_ns_per_kib = 0;
 	ring->helper_mib_per_s = 0;
+	ring->helper_pid = task_tgid_nr(current);
+	ring->attached_at = ktime_get_boottime_ns();
 	ring->attached = true;
 	spin_unlock_bh(&ring->key_lock);
 	/* Before any queue is attached: a submitter indexes by it unlocked. */
@@ -928,6 +935,7 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 		q->in_flight = 0;
 		q->complete_ns_per_kib = 0;
 		q->stalled = false;
+		q->stalled_at = 0;
 		q->may_admit = false;
 		/* A scan cancelled by the last detach is not queued any more. */
 		q->scan_armed = false;
@@ -1065,4 +1073,65 @@ bool gpu_aes_ring_pending(struct gpu_aes_ring *ring)
 		spin_unlock_bh(&q->lock);
 	}
 	return pending;
+}
+
+/* One queue's figures; its lock held. */
+static void gpu_aes_queue_status(struct gpu_aes_queue *q,
+				 struct gpu_aes_queue_status *qs)
+{
+	struct gpu_aes_job *job;
+
+	memset(qs, 0, sizeof(*qs));
+	if (!q->attached)
+		return;
+	qs->in_flight = q->in_flight;
+	list_for_each_entry(job, &q->backlog, node)
+		qs->backlog++;
+	qs->data_used = q->data_head - q->data_tail;
+	qs->stalled = q->stalled;
+	qs->stalled_at = q->stalled ? q->stalled_at : 0;
+}
+
+void gpu_aes_ring_status(struct gpu_aes_ring *ring,
+			 struct gpu_aes_ring_status *st,
+			 struct gpu_aes_queue_status *qs, u32 max_qs)
+{
+	struct gpu_aes_queue_status one, *t = &st->total;
+	struct gpu_aes_queue *q;
+	u32 i;
+
+	memset(st, 0, sizeof(*st));
+	mutex_lock(&ring->setup_mutex);
+	if (!ring->attached)
+		goto out;
+	st->attached = true;
+	st->helper_pid = ring->helper_pid;
+	st->attached_at = ring->attached_at;
+	st->nr_queues = ring->nr_queues;
+	st->queue_entries = ring->queue_entries;
+	st->queue_data_size = ring->queue_data_size;
+	st->data_size = ring->data_size;
+	st->keys = ring->nr_keys;
+	for (i = 0; i < st->nr_queues; i++) {
+		q = &ring->queues[i];
+		spin_lock_bh(&q->lock);
+		gpu_aes_queue_status(q, &one);
+		spin_unlock_bh(&q->lock);
+		if (qs && i < max_qs)
+			qs[i] = one;
+		t->in_flight += one.in_flight;
+		t->backlog += one.backlog;
+		t->data_used += one.data_used;
+		if (!one.stalled)
+			continue;
+		st->stalled_queues++;
+		if (!t->stalled || one.stalled_at < t->stalled_at)
+			t->stalled_at = one.stalled_at;
+		t->stalled = true;
+	}
+	spin_lock_bh(&ring->key_lock);
+	st->keys_used = bitmap_weight(ring->key_map, ring->nr_keys);
+	spin_unlock_bh(&ring->key_lock);
+out:
+	mutex_unlock(&ring->setup_mutex);
 }

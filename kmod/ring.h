@@ -114,6 +114,8 @@ struct gpu_aes_tag {
  *	each -EBUSY request's -EINPROGRESS (dm-crypt does) would otherwise
  *	crawl at one request per timeout.  Cleared by the next valid
  *	completion on the queue.
+ * @stalled_at: CLOCK_BOOTTIME (ns) when @stalled last went from false to
+ *	true; for gpu_aes_ring_status() only.
  * @may_admit: space was freed since admission last ran, so a submitter
  *	with a backlog in front of it runs admission first.
  * @scan_armed: @timeout_work is queued to run at @scan_at.
@@ -152,6 +154,7 @@ struct gpu_aes_queue {
 	bool may_admit;
 	bool scan_armed;
 	unsigned long scan_at;
+	u64 stalled_at;
 	struct gpu_aes_queue_hdr *qhdr;
 	struct gpu_aes_sqe *sq;
 	struct gpu_aes_cqe *cq;
@@ -191,6 +194,7 @@ struct gpu_aes_queue {
  * @queue_entries: entries of each queue's SQ and CQ (power of two).
  * @nr_keys: key table entries.
  * @queue_data_size: bytes of each queue's data slice.
+ * @data_size: bytes of the data area, all slices (gpu_aes_layout()'s).
  * @key_map: allocated key slots.
  * @key_gen: per-slot generation, private so the helper cannot move it.
  * @key_owner: per slot, the tfm key bound to it (NULL when free).
@@ -199,6 +203,9 @@ struct gpu_aes_queue {
  * @helper_ns_per_kib: the helper's own CPU per KiB, as its header says,
  *	clamped; copied by reapers so the request path reads no region.
  * @helper_mib_per_s: the rate it says it sustains, clamped; 0: unknown.
+ * @helper_pid: thread group id (initial PID namespace) of the task that
+ *	attached the region; for gpu_aes_ring_status() only.
+ * @attached_at: CLOCK_BOOTTIME (ns) of the attach; ditto.
  * @kick: KUnit builds only; called (atomic context, no lock held) whenever
  *	the helper would be woken, so an in-kernel test helper can schedule
  *	work.
@@ -224,17 +231,75 @@ struct gpu_aes_ring {
 	u32 queue_entries;
 	u32 nr_keys;
 	u64 queue_data_size;
+	u64 data_size;
 	unsigned long *key_map;
 	u32 *key_gen;
 	struct gpu_aes_tfm_key **key_owner;
 	unsigned long key_scan_after;
 	u32 helper_ns_per_kib;
 	u32 helper_mib_per_s;
+	pid_t helper_pid;
+	u64 attached_at;
 #if IS_ENABLED(CONFIG_CRYPTO_DEV_GPU_AES_KUNIT_TEST)
 	void (*kick)(struct gpu_aes_ring *ring);
 	void (*mid_copy)(struct gpu_aes_ring *ring, bool out);
 	int test_queue;
 #endif
+};
+
+/**
+ * struct gpu_aes_queue_status - one queue in a gpu_aes_ring_status()
+ * snapshot.
+ * @in_flight: requests posted to the helper and not completed.
+ * @backlog: requests waiting in the queue's backlog.
+ * @data_used: bytes of the queue's data slice held by requests (being
+ *	copied in, in flight, being copied out, or timed out and not yet
+ *	completed).
+ * @stalled: a request on the queue timed out and the helper has completed
+ *	nothing on it since (its new requests run on the CPU).
+ * @stalled_at: CLOCK_BOOTTIME when that stall began, in ns; 0 when not
+ *	stalled.
+ */
+struct gpu_aes_queue_status {
+	u32 in_flight;
+	u32 backlog;
+	u64 data_used;
+	bool stalled;
+	u64 stalled_at;
+};
+
+/**
+ * struct gpu_aes_ring_status - a snapshot of the ring for readers outside
+ * the request path (the status files of kmod/status.c).  This plain struct
+ * is the interface: whatever the ring's internals become, they fill it in.
+ * Every field is 0 (false) while no region is attached.
+ * @attached: a helper's region is attached.
+ * @helper_pid: thread group id, in the initial PID namespace, of the
+ *	process that attached (made the SETUP call).
+ * @attached_at: CLOCK_BOOTTIME of the attach, in ns.
+ * @nr_queues: queues of the region.
+ * @queue_entries: entries of each queue (SQ, CQ and tags).
+ * @queue_data_size: bytes of each queue's data slice.
+ * @data_size: bytes of the whole data area.
+ * @keys: key table slots (shared by the queues).
+ * @keys_used: key table slots held by tfms.
+ * @total: the queues' figures added up; @total.stalled is true if any
+ *	queue is stalled and @total.stalled_at is when the oldest current
+ *	stall began.
+ * @stalled_queues: queues stalled now.
+ */
+struct gpu_aes_ring_status {
+	bool attached;
+	pid_t helper_pid;
+	u64 attached_at;
+	u32 nr_queues;
+	u32 queue_entries;
+	u64 queue_data_size;
+	u64 data_size;
+	u32 keys;
+	u32 keys_used;
+	struct gpu_aes_queue_status total;
+	u32 stalled_queues;
 };
 
 /* The ring behind /dev/gpu_aes and the registered algorithms. */
@@ -381,5 +446,23 @@ int gpu_aes_ring_reap(struct gpu_aes_ring *ring, u32 qid);
  * sq_tail.
  */
 bool gpu_aes_ring_pending(struct gpu_aes_ring *ring);
+
+/**
+ * gpu_aes_ring_status() - take a snapshot of the ring and its queues.
+ * @ring: the ring.
+ * @st: out: the ring's figures, with the totals over its queues.
+ * @qs: out, may be NULL: the figures of queue 0, 1, ... up to @max_qs of
+ *	them (st->nr_queues are valid).
+ * @max_qs: entries @qs has room for.
+ *
+ * For status readers, not the request path: holds the setup mutex (so
+ * the geometry cannot change under it), then takes each queue's lock in
+ * turn and walks its backlog, and the key lock.  Each queue's figures are
+ * consistent; the totals add up queues read one after the other.  May
+ * sleep.
+ */
+void gpu_aes_ring_status(struct gpu_aes_ring *ring,
+			 struct gpu_aes_ring_status *st,
+			 struct gpu_aes_queue_status *qs, u32 max_qs);
 
 #endif /* GPU_AES_RING_H */

@@ -22,7 +22,8 @@ KRING_STUBS := linux/atomic.h linux/bitmap.h linux/bitops.h \
 	linux/bottom_half.h linux/cache.h linux/cpumask.h linux/crypto.h \
 	linux/jiffies.h linux/kernel.h linux/list.h linux/lockdep.h \
 	linux/math64.h linux/mm.h linux/mutex.h linux/percpu.h \
-	linux/scatterlist.h linux/slab.h linux/smp.h linux/spinlock.h \
+	linux/scatterlist.h linux/sched.h linux/slab.h linux/smp.h \
+	linux/spinlock.h \
 	linux/string.h linux/sysfs.h linux/wait.h linux/workqueue.h \
 	linux/sizes.h linux/tick.h linux/timekeeping.h \
 	crypto/aes.h crypto/gcm.h

@@ -185,6 +185,19 @@ u64 ktime_get_ns(void)
 	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
 }
 
+u64 ktime_get_boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+pid_t kshim_getpid(void)
+{
+	return getpid();
+}
+
 int kshim_nr_machine_cpus(void)
 {
 	static int n;
@@ -266,6 +279,15 @@ int sysfs_emit_at(char *buf, int at, const char *fmt, ...)
 }
 
 /* ---- bitmaps ---- */
+
+unsigned int bitmap_weight(const unsigned long *map, unsigned int nbits)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < nbits; i++)
+		n += test_bit(i, map);
+	return n;
+}
 
 unsigned long find_next_bit(const unsigned long *map, unsigned long size,
 			    unsigned long offset)

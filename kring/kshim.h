@@ -36,6 +36,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include <linux/types.h>	/* the uapi one: __u32, __be64, ... */
 
@@ -249,8 +250,16 @@ unsigned long kshim_jiffies(void);
 #define time_after_eq(a, b)	((long)((a) - (b)) >= 0)
 #define time_before_eq(a, b)	time_after_eq((b), (a))
 
-/* ns of CLOCK_MONOTONIC (linux/timekeeping.h). */
+/* ns of CLOCK_MONOTONIC and CLOCK_BOOTTIME (linux/timekeeping.h). */
 u64 ktime_get_ns(void);
+u64 ktime_get_boottime_ns(void);
+
+/* ---- the current task (linux/sched.h): this process ---- */
+
+struct task_struct;
+#define current	((struct task_struct *)NULL)
+pid_t kshim_getpid(void);
+#define task_tgid_nr(task)	((void)(task), kshim_getpid())
 
 /*
  * linux/tick.h: a CPU's idle time.  With @last_update_time, @cpu is a
@@ -365,6 +374,7 @@ unsigned long find_next_bit(const unsigned long *map, unsigned long size,
 			    unsigned long offset);
 unsigned long find_first_zero_bit(const unsigned long *map,
 				  unsigned long size);
+unsigned int bitmap_weight(const unsigned long *map, unsigned int nbits);
 #define for_each_set_bit(bit, map, size)				\
 	for ((bit) = find_next_bit((map), (size), 0); (bit) < (size);	\
 	     (bit) = find_next_bit((map), (size), (bit) + 1))

@@ -14,7 +14,9 @@
  *    queue takes requests at once;
  *  - detach with every queue busy recomputes every request once;
  *  - GPU_AES_ALL_QUEUES reaps every queue;
- *  - a key slot that a request on another queue names is never taken over.
+ *  - a key slot that a request on another queue names is never taken over;
+ *  - the status snapshot reports each queue's occupancy and stall as its
+ *    own, and their totals.
  */
 #include <kunit/test.h>
 
@@ -348,6 +350,100 @@ static void gpu_aes_queues_key_spared_across_queues(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
 }
 
+/*
+ * gpu_aes_ring_status() per queue (/sys/class/misc/gpu_aes/queues/): two
+ * in flight on queue 1; queue 2 full with one backlogged, then stalled;
+ * queue 0 idle.  Each queue's figures are its own, the totals their sums,
+ * and a stall on queue 2 is queue 2's alone.
+ */
+static void gpu_aes_queues_status(struct kunit *test)
+{
+	struct fake_helper *h = gt_queues_setup(test);
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	const u64 span = ALIGN(2048, GPU_AES_DATA_ALIGN);
+	struct gpu_aes_queue_status qs[NQ + 1];
+	struct gpu_aes_ring_status st;
+	struct gpu_aes_sqe sqe[NR];
+	struct gt_req *a[2], *r[NR + 1];
+	unsigned int i;
+
+	gt_use_queue(test, h, 1);
+	for (i = 0; i < 2; i++) {
+		a[i] = gt_req_new(test, t, 2048, GT_BL);
+		KUNIT_ASSERT_EQ(test, gt_req_start(a[i], false), -EINPROGRESS);
+	}
+	gt_set_timeout_ms(test, 10);
+	gt_use_queue(test, h, 2);
+	for (i = 0; i < NR + 1; i++)
+		r[i] = gt_req_new(test, t, 2048, GT_BL);
+	/* Nothing on queue 2 expires before the snapshot. */
+	mutex_lock(&gpu_aes_ring.queues[2].scan_mutex);
+	for (i = 0; i < NR + 1; i++)
+		KUNIT_EXPECT_EQ(test, gt_req_start(r[i], false),
+				i < NR ? -EINPROGRESS : -EBUSY);
+	memset(qs, 0xff, sizeof(qs));
+	gpu_aes_ring_status(&gpu_aes_ring, &st, qs, ARRAY_SIZE(qs));
+	mutex_unlock(&gpu_aes_ring.queues[2].scan_mutex);
+
+	KUNIT_EXPECT_TRUE(test, st.attached);
+	KUNIT_EXPECT_EQ(test, st.nr_queues, NQ);
+	KUNIT_EXPECT_EQ(test, st.queue_entries, NR);
+	KUNIT_EXPECT_EQ(test, st.queue_data_size, FAKE_HELPER_DATA);
+	KUNIT_EXPECT_EQ(test, st.data_size, NQ * FAKE_HELPER_DATA);
+	KUNIT_EXPECT_EQ(test, st.keys_used, 1);
+	KUNIT_EXPECT_EQ(test, qs[0].in_flight, 0);
+	KUNIT_EXPECT_EQ(test, qs[0].data_used, 0);
+	KUNIT_EXPECT_EQ(test, qs[1].in_flight, 2);
+	KUNIT_EXPECT_EQ(test, qs[1].backlog, 0);
+	KUNIT_EXPECT_EQ(test, qs[1].data_used, 2 * span);
+	KUNIT_EXPECT_EQ(test, qs[2].in_flight, NR);
+	KUNIT_EXPECT_EQ(test, qs[2].backlog, 1);
+	KUNIT_EXPECT_EQ(test, qs[2].data_used, NR * span);
+	/* Only nr_queues entries are written. */
+	KUNIT_EXPECT_EQ(test, qs[NQ].in_flight, U32_MAX);
+	KUNIT_EXPECT_EQ(test, st.total.in_flight, NR + 2);
+	KUNIT_EXPECT_EQ(test, st.total.backlog, 1);
+	KUNIT_EXPECT_EQ(test, st.total.data_used, (NR + 2) * span);
+	KUNIT_EXPECT_EQ(test, st.stalled_queues, 0);
+
+	/* Queue 2 expires and stalls; queue 1 is untouched. */
+	for (i = 0; i < NR + 1; i++)
+		gt_req_expect_done(test, r[i]);
+	gpu_aes_ring_status(&gpu_aes_ring, &st, qs, ARRAY_SIZE(qs));
+	KUNIT_EXPECT_EQ(test, st.stalled_queues, 1);
+	KUNIT_EXPECT_TRUE(test, st.total.stalled);
+	KUNIT_EXPECT_FALSE(test, qs[0].stalled);
+	KUNIT_EXPECT_FALSE(test, qs[1].stalled);
+	KUNIT_EXPECT_TRUE(test, qs[2].stalled);
+	KUNIT_EXPECT_EQ(test, qs[1].stalled_at, 0);
+	KUNIT_EXPECT_GT(test, qs[2].stalled_at, 0);
+	KUNIT_EXPECT_EQ(test, st.total.stalled_at, qs[2].stalled_at);
+	KUNIT_EXPECT_EQ(test, qs[1].in_flight, 2);
+	KUNIT_EXPECT_EQ(test, qs[2].in_flight, 0);
+	KUNIT_EXPECT_EQ(test, qs[2].backlog, 0);
+	KUNIT_EXPECT_EQ(test, st.total.in_flight, 2);
+
+	/* The helper answers both queues: everything is released. */
+	fake_helper_use(h, 2);
+	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, NR), NR);
+	for (i = 0; i < NR; i++)
+		fake_helper_post(h, sqe[i].tag, sqe[i].seq,
+				 fake_helper_compute(h, &sqe[i]));
+	fake_helper_publish(h);
+	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 0);
+	fake_helper_use(h, 1);
+	gt_complete_queue(test, h, 2);
+	for (i = 0; i < 2; i++)
+		gt_req_expect_done(test, a[i]);
+	gpu_aes_ring_status(&gpu_aes_ring, &st, qs, ARRAY_SIZE(qs));
+	KUNIT_EXPECT_EQ(test, st.stalled_queues, 0);
+	KUNIT_EXPECT_EQ(test, st.total.in_flight, 0);
+	KUNIT_EXPECT_EQ(test, st.total.data_used, 0);
+	for (i = 0; i < NQ; i++)
+		KUNIT_EXPECT_FALSE(test, qs[i].stalled);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
+}
+
 static struct kunit_case gpu_aes_queues_cases[] = {
 	KUNIT_CASE(gpu_aes_queues_separate),
 	KUNIT_CASE(gpu_aes_queues_wrong_queue_rejected),
@@ -356,6 +452,7 @@ static struct kunit_case gpu_aes_queues_cases[] = {
 	KUNIT_CASE(gpu_aes_queues_detach_all_busy),
 	KUNIT_CASE(gpu_aes_queues_reap_all),
 	KUNIT_CASE(gpu_aes_queues_key_spared_across_queues),
+	KUNIT_CASE(gpu_aes_queues_status),
 	{}
 };
 

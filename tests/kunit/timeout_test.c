@@ -11,6 +11,8 @@
  * only against a hang) and assert what happened.
  */
 #include <kunit/test.h>
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
 
 #include "fake_helper.h"
 #include "ring.h"
@@ -168,9 +170,106 @@ static void gpu_aes_timeout_backlog(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_req_events(b), 2);
 }
 
+/*
+ * gpu_aes_ring_status(), what /sys/class/misc/gpu_aes/status/ and queues/
+ * show: geometry, occupancy while requests are in flight and backlogged,
+ * the stall and its start, and the release of everything after the late
+ * completions.  (All zero once detached: the VM tier's aesctl test.)
+ */
+static void gpu_aes_timeout_status(struct kunit *test)
+{
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_tfm *t = gt_tfm_new(test, true, 32);
+	const u64 span = ALIGN(2048, GPU_AES_DATA_ALIGN);
+	struct gpu_aes_queue_status qs[2];
+	struct gpu_aes_ring_status st;
+	struct gpu_aes_sqe sqe[NR];
+	struct gt_req *r[NR + 2];
+	unsigned int i;
+	u64 t0;
+
+	gpu_aes_ring_status(&gpu_aes_ring, &st, qs, ARRAY_SIZE(qs));
+	KUNIT_EXPECT_TRUE(test, st.attached);
+	KUNIT_EXPECT_EQ(test, st.helper_pid, task_tgid_nr(current));
+	KUNIT_EXPECT_EQ(test, st.nr_queues, 1);
+	KUNIT_EXPECT_EQ(test, st.queue_entries, NR);
+	KUNIT_EXPECT_EQ(test, st.queue_data_size, FAKE_HELPER_DATA);
+	KUNIT_EXPECT_EQ(test, st.data_size, FAKE_HELPER_DATA);
+	KUNIT_EXPECT_EQ(test, st.keys, FAKE_HELPER_KEYS);
+	KUNIT_EXPECT_EQ(test, st.keys_used, 0);
+	KUNIT_EXPECT_EQ(test, st.total.data_used, 0);
+	KUNIT_EXPECT_EQ(test, st.total.in_flight, 0);
+	KUNIT_EXPECT_EQ(test, st.total.backlog, 0);
+	KUNIT_EXPECT_FALSE(test, st.total.stalled);
+	KUNIT_EXPECT_EQ(test, st.total.stalled_at, 0);
+	KUNIT_EXPECT_EQ(test, st.stalled_queues, 0);
+	KUNIT_EXPECT_GT(test, st.attached_at, 0);
+	KUNIT_EXPECT_LE(test, st.attached_at, ktime_get_boottime_ns());
+	t0 = st.attached_at;
+
+	gt_set_timeout_ms(test, 10);
+	for (i = 0; i < NR + 2; i++)
+		r[i] = gt_req_new(test, t, 2048, GT_BL);
+	gt_hold_deadlines();
+	for (i = 0; i < NR + 2; i++)
+		KUNIT_EXPECT_EQ(test, gt_req_start(r[i], false),
+				i < NR ? -EINPROGRESS : -EBUSY);
+	gpu_aes_ring_status(&gpu_aes_ring, &st, qs, ARRAY_SIZE(qs));
+	gt_release_deadlines();
+	KUNIT_EXPECT_EQ(test, st.total.in_flight, NR);
+	KUNIT_EXPECT_EQ(test, st.total.backlog, 2);
+	KUNIT_EXPECT_EQ(test, st.keys_used, 1);
+	KUNIT_EXPECT_EQ(test, st.total.data_used, NR * span);
+	KUNIT_EXPECT_FALSE(test, st.total.stalled);
+	/* One queue: it is the total. */
+	KUNIT_EXPECT_EQ(test, qs[0].in_flight, NR);
+	KUNIT_EXPECT_EQ(test, qs[0].backlog, 2);
+	KUNIT_EXPECT_EQ(test, qs[0].data_used, NR * span);
+
+	/* All expire; the stall flushes the backlog to the CPU. */
+	for (i = 0; i < NR + 2; i++)
+		gt_req_expect_done(test, r[i]);
+	gpu_aes_ring_status(&gpu_aes_ring, &st, qs, ARRAY_SIZE(qs));
+	KUNIT_EXPECT_TRUE(test, st.total.stalled);
+	KUNIT_EXPECT_EQ(test, st.stalled_queues, 1);
+	KUNIT_EXPECT_TRUE(test, qs[0].stalled);
+	KUNIT_EXPECT_EQ(test, qs[0].stalled_at, st.total.stalled_at);
+	KUNIT_EXPECT_GE(test, st.total.stalled_at, t0);
+	KUNIT_EXPECT_LE(test, st.total.stalled_at, ktime_get_boottime_ns());
+	KUNIT_EXPECT_EQ(test, st.total.in_flight, 0);
+	KUNIT_EXPECT_EQ(test, st.total.backlog, 0);
+	/* Timed-out requests keep their space until the helper answers. */
+	KUNIT_EXPECT_EQ(test, st.total.data_used, NR * span);
+
+	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, NR), NR);
+	for (i = 0; i < NR; i++)
+		fake_helper_post(h, sqe[i].tag, sqe[i].seq,
+				 fake_helper_compute(h, &sqe[i]));
+	fake_helper_publish(h);
+	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 0);
+	gpu_aes_ring_status(&gpu_aes_ring, &st, qs, ARRAY_SIZE(qs));
+	KUNIT_EXPECT_FALSE(test, st.total.stalled);
+	KUNIT_EXPECT_EQ(test, st.stalled_queues, 0);
+	KUNIT_EXPECT_EQ(test, st.total.stalled_at, 0);
+	KUNIT_EXPECT_EQ(test, qs[0].stalled_at, 0);
+	KUNIT_EXPECT_EQ(test, st.total.data_used, 0);
+	KUNIT_EXPECT_EQ(test, st.attached_at, t0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
+
+	/* Detached: every figure is 0. */
+	gpu_aes_ring_detach(&gpu_aes_ring);
+	gpu_aes_ring_status(&gpu_aes_ring, &st, qs, ARRAY_SIZE(qs));
+	KUNIT_EXPECT_FALSE(test, st.attached);
+	KUNIT_EXPECT_EQ(test, st.nr_queues, 0);
+	KUNIT_EXPECT_EQ(test, st.helper_pid, 0);
+	KUNIT_EXPECT_EQ(test, st.keys, 0);
+	KUNIT_EXPECT_EQ(test, st.data_size, 0);
+}
+
 static struct kunit_case gpu_aes_timeout_cases[] = {
 	KUNIT_CASE(gpu_aes_timeout_recompute_then_late),
 	KUNIT_CASE(gpu_aes_timeout_backlog),
+	KUNIT_CASE(gpu_aes_timeout_status),
 	{}
 };
 
