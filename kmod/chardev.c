@@ -48,6 +48,7 @@
 #include "chardev.h"
 #include "ring.h"
 #include "stats.h"
+#include "status.h"
 
 /**
  * struct gpu_aes_attachment - the pinned region of the open file.
@@ -267,9 +268,12 @@ static const struct file_operations gpu_aes_fops = {
 	.poll = gpu_aes_poll,
 };
 
+/* /sys/class/misc/gpu_aes/{stats,dispatch,status,queues}/. */
 static const struct attribute_group *gpu_aes_groups[] = {
 	&gpu_aes_stats_group,
 	&gpu_aes_dispatch_group,
+	&gpu_aes_status_group,
+	&gpu_aes_queues_group,
 	NULL
 };
 

@@ -6,7 +6,8 @@
 #define GPU_AES_CHARDEV_H
 
 /**
- * gpu_aes_chardev_register() - create /dev/gpu_aes and its stats files.
+ * gpu_aes_chardev_register() - create /dev/gpu_aes and its sysfs files
+ * (counters, dispatch estimates, status, queues).
  *
  * Return: 0 or misc_register()'s error.
  */
