@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <errno.h>
 #include <openssl/crypto.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -836,6 +837,32 @@ void cuda_close(struct gpu_aes_backend *be)
 	delete be;
 }
 
+/* Name, memory and PCI address of each GPU in use, for the status file. */
+unsigned int cuda_describe(struct gpu_aes_backend *be,
+			   struct gpu_aes_gpu_info *out, unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (worker *w : be->workers) {
+		cudaDeviceProp p;
+
+		if (n == max)
+			break;
+		if (cudaGetDeviceProperties(&p, w->dev) != cudaSuccess)
+			continue;
+		memset(&out[n], 0, sizeof(out[n]));
+		out[n].id = w->dev;
+		snprintf(out[n].name, sizeof(out[n].name), "%s", p.name);
+		out[n].memory_bytes = p.totalGlobalMem;
+		snprintf(out[n].pci, sizeof(out[n].pci), "%04x:%02x:%02x.0",
+			 (unsigned int)p.pciDomainID & 0xffffU,
+			 (unsigned int)p.pciBusID & 0xffU,
+			 (unsigned int)p.pciDeviceID & 0x1fU);
+		n++;
+	}
+	return n;
+}
+
 } /* namespace */
 
 } /* namespace gpu_aes_cuda */
@@ -844,4 +871,5 @@ extern "C" const struct gpu_aes_backend_ops gpu_aes_backend_cuda = {
 	"cuda", gpu_aes_cuda::cuda_probe, gpu_aes_cuda::cuda_open,
 	gpu_aes_cuda::cuda_submit, gpu_aes_cuda::cuda_drain,
 	gpu_aes_cuda::cuda_close, gpu_aes_cuda::cuda_idle,
+	gpu_aes_cuda::cuda_describe,
 };

@@ -71,6 +71,14 @@ struct gpu_aes_batch {
 	void *owner;		/* the core's, untouched by backends */
 };
 
+/* One GPU a backend uses, as the helper's status file reports it. */
+struct gpu_aes_gpu_info {
+	int id;			/* the backend's device id (CUDA ordinal) */
+	char name[256];		/* as cudaDeviceProp::name */
+	uint64_t memory_bytes;	/* device memory */
+	char pci[16];		/* "dddd:bb:dd.f" for sysfs, or "" */
+};
+
 struct gpu_aes_backend_config {
 	const char *gpus;	/* cuda: comma-separated device ids, NULL = all */
 	unsigned int threads;	/* cpu: worker threads, 0 = one */
@@ -102,6 +110,12 @@ struct gpu_aes_backend_ops {
 	 * it was made, so a freed key does not outlive its tfm in the helper.
 	 */
 	void (*idle)(struct gpu_aes_backend *be);
+	/*
+	 * Optional (NULL: no GPUs).  Fill at most @max entries for the GPUs
+	 * the backend runs on; returns how many.  Any thread, after open().
+	 */
+	unsigned int (*describe)(struct gpu_aes_backend *be,
+				 struct gpu_aes_gpu_info *out, unsigned int max);
 };
 
 extern const struct gpu_aes_backend_ops gpu_aes_backend_cpu;
