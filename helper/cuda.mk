@@ -4,10 +4,11 @@
 #   CUDA_OBJS / CUDA_LDLIBS / CUDA_CPPFLAGS: see the contract in Makefile
 #   make check       also runs the cuda backend's host unit tests (no GPU)
 #   make check-gpu   GPU correctness suite: kernel_check (every launch
-#                    shape vs OpenSSL) and check_backend (the helper path
-#                    through the kernel's request path, kring/); SKIP
-#                    without a GPU
-#   make gpu-bins    the binaries a GPU machine runs: these two and
+#                    shape vs OpenSSL), check_backend (the helper path
+#                    through the kernel's request path, kring/) and
+#                    check_status (the GPUs in the helper's status file);
+#                    SKIP without a GPU
+#   make gpu-bins    the binaries a GPU machine runs: these three and
 #                    gpu-aes-bench (bench/bench.mk adds itself)
 #
 # The runtime is linked statically (-lcudart_static) so binaries carry it.
@@ -114,7 +115,8 @@ $(CUDA_BUILD)/kernel_id.o: $(CUDA_BUILD)/kernel_id.c
 
 KCHECK := $(CUDA_BUILD)/kernel-check
 BCHECK := $(CUDA_BUILD)/check-backend
-GPU_BINS := $(KCHECK) $(BCHECK)
+SCHECK := $(CUDA_BUILD)/check-status
+GPU_BINS := $(KCHECK) $(BCHECK) $(SCHECK)
 # LIB is defined after this file is included: name it here.
 HELPER_LIB := $(BUILD)/libgpuaes-helper.a
 
@@ -123,6 +125,9 @@ $(KCHECK): $(CUDA_BUILD)/kernel_check.o $(CUDA_BUILD)/ref.o $(HELPER_LIB)
 
 $(BCHECK): $(CUDA_BUILD)/check_backend.o $(CUDA_BUILD)/ref.o $(KRING_LIB) \
 	$(HELPER_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(SCHECK): $(CUDA_BUILD)/check_status.o $(HELPER_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 all: $(GPU_BINS)
@@ -134,7 +139,7 @@ CHECK_GPU_ROUNDS ?= 200
 check-gpu: $(GPU_BINS)
 	@if ! $(KCHECK) --probe; then \
 		echo "SKIP: check-gpu: no usable CUDA GPU here"; exit 0; fi; \
-	$(KCHECK) 12 && $(BCHECK) $(CHECK_GPU_ROUNDS)
+	$(KCHECK) 12 && $(BCHECK) $(CHECK_GPU_ROUNDS) && $(SCHECK)
 
 else
 .PHONY: check-gpu

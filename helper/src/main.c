@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "core.h"
 #include "log.h"
 #include "region.h"
+#include "status_file.h"
 #include "transport.h"
 
 /* helper/Makefile passes dkms.conf's PACKAGE_VERSION, the one version. */
@@ -36,6 +38,7 @@ enum {
 
 struct options {
 	const char *device;
+	const char *status_file;	/* "" for none */
 	const char *backend;
 	const char *gpus;
 	unsigned long queues;		/* 0: one per CPU, up to AUTO_QUEUES */
@@ -59,6 +62,7 @@ struct options {
 #define DEFAULT_QUEUE_DATA_MIB	4U
 
 static struct gpu_aes_core *volatile g_core;
+static time_t g_started;
 static volatile sig_atomic_t g_signal;
 
 static void on_signal(int sig)
@@ -88,7 +92,10 @@ static void usage(FILE *f)
 "                       (default %u)\n"
 "  -s, --spin-us N      busy-poll N microseconds before sleeping (default 50)\n"
 "  -t, --threads N      cpu backend worker threads (default 1)\n"
+
 "  -g, --gpus LIST      cuda backend: comma-separated device ids (default all)\n"
+"      --status-file PATH  status file for gpu-aesctl, rewritten every %u s\n"
+"                       (default /run/gpu-aes/helper.json; '' for none)\n"
 "  -v, --verbose        log debug messages too\n"
 "  -V, --version        print the version and exit\n"
 "  -h, --help           print this help and exit\n"
@@ -101,7 +108,7 @@ static void usage(FILE *f)
 		GPU_AES_MAX_ENTRIES, DEFAULT_ENTRIES, GPU_AES_MAX_KEYS,
 		DEFAULT_KEYS, GPU_AES_MIN_QUEUE_DATA >> 20,
 		(unsigned long long)(GPU_AES_MAX_DATA >> 20),
-		DEFAULT_QUEUE_DATA_MIB);
+		DEFAULT_QUEUE_DATA_MIB, GPU_AES_STATUS_INTERVAL);
 }
 
 static int parse_ulong(const char *opt, const char *s, unsigned long *out)
@@ -148,6 +155,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "spin-us", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "gpus", required_argument, NULL, 'g' },
+		{ "status-file", required_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -185,6 +193,9 @@ static int parse(int argc, char **argv, struct options *o)
 			break;
 		case 'g':
 			o->gpus = optarg;
+			break;
+		case 'S':
+			o->status_file = optarg;
 			break;
 		case 'v':
 			o->verbose = 1;
@@ -312,6 +323,37 @@ static uint64_t process_cpu_ns(void *arg)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* What the status file says of this helper; see status_file.h. */
+static struct gpu_aes_status_file *
+status_file_start(const struct options *o,
+		  const struct gpu_aes_backend_ops *ops,
+		  struct gpu_aes_backend *be, struct gpu_aes_core *core,
+		  const struct gpu_aes_region *r, enum gpu_aes_region_pages pages)
+{
+	static struct gpu_aes_status_static st;
+
+	st.pid = (int)getpid();
+	st.started = (long long)g_started;
+	st.version = GPU_AES_HELPER_VERSION;
+	st.abi = GPU_AES_ABI_VERSION;
+	st.device = o->device;
+	st.backend = ops->name;
+	st.threads = o->threads ? (unsigned int)o->threads : 1;
+	st.spin_us = (unsigned int)o->spin_us;
+	st.interval_s = GPU_AES_STATUS_INTERVAL;
+	st.queues = r->nr_queues;
+	st.queue_entries = r->queue_entries;
+	st.keys = r->nr_keys;
+	st.queue_data_bytes = r->queue_data_size;
+	st.data_bytes = r->data_size;
+	st.region_bytes = r->size;
+	st.pages = pages_name(pages);
+	st.hdr = r->hdr;
+	st.nr_gpus = ops->describe ?
+		ops->describe(be, st.gpus, GPU_AES_STATUS_MAX_GPUS) : 0;
+	return gpu_aes_status_file_start(o->status_file, &st, core);
+}
+
 static int serve(const struct options *o, const struct gpu_aes_backend_ops *ops)
 {
 	struct gpu_aes_backend_config bcfg = {
@@ -326,6 +368,7 @@ static int serve(const struct options *o, const struct gpu_aes_backend_ops *ops)
 	struct gpu_aes_transport *t = NULL;
 	struct gpu_aes_backend *be = NULL;
 	struct gpu_aes_core *core = NULL;
+	struct gpu_aes_status_file *sf = NULL;
 	struct gpu_aes_core_stats st;
 	enum gpu_aes_region_pages pages;
 	struct gpu_aes_geometry geo;
@@ -389,9 +432,12 @@ static int serve(const struct options *o, const struct gpu_aes_backend_ops *ops)
 		gpu_aes_core_stop(core);
 	log_notice("serving %s with backend %s, spin %lu us", o->device,
 		   ops->name, o->spin_us);
+	if (o->status_file[0])
+		sf = status_file_start(o, ops, be, core, &r, pages);
 
 	err = gpu_aes_core_run(core);
 	g_core = NULL;
+	gpu_aes_status_file_stop(sf);
 	if (err) {
 		log_err("stopping: lost %s: %s", o->device, strerror(-err));
 	} else {
@@ -421,6 +467,7 @@ int main(int argc, char **argv)
 {
 	struct options o = {
 		.device = "/dev/" GPU_AES_DEVICE_NAME,
+		.status_file = "/run/gpu-aes/helper.json",
 		.backend = "auto",
 		.entries = DEFAULT_ENTRIES,
 		.keys = DEFAULT_KEYS,
@@ -430,6 +477,7 @@ int main(int argc, char **argv)
 	};
 	const struct gpu_aes_backend_ops *ops;
 
+	g_started = time(NULL);
 	if (parse(argc, argv, &o))
 		return EXIT_USAGE;
 	gpu_aes_log_level = o.verbose ? LOG_DEBUG : LOG_INFO;

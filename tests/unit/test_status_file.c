@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The helper's status file: the JSON document byte for byte (no GPU and no
+ * module; a GPU whose PCIe link, and a module whose dispatch mode and
+ * estimates, come from a fake sysfs), string escaping, a buffer too small,
+ * an estimates file that is not a table, the atomic replacement (mode
+ * 0644, no temporary left), and the writer thread over a real core: stale
+ * temporaries of a killed helper removed, the file rewritten every
+ * interval, removed at stop.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backend_cpu.h"
+#include "harness.h"
+#include "region.h"
+#include "status_file.h"
+#include "transport.h"
+
+static const struct gpu_aes_core_stats cs = {
+	.batches = 3, .requests = 40, .bytes = 81920, .invalid = 1, .sleeps = 7,
+};
+
+static void base(struct gpu_aes_status_static *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->pid = 1234;
+	st->started = 1700000000;
+	st->version = "0.1.0";
+	st->abi = 3;
+	st->device = "/dev/gpu_aes";
+	st->backend = "cpu";
+	st->threads = 1;
+	st->spin_us = 50;
+	st->interval_s = 2;
+	st->queues = 2;
+	st->queue_entries = 1024;
+	st->keys = 1024;
+	st->queue_data_bytes = 4ULL << 20;
+	st->data_bytes = 8ULL << 20;
+	st->region_bytes = (8ULL << 20) + 1200128;
+	st->pages = "transparent huge pages";
+}
+
+TEST(status_file_render_cpu)
+{
+	static const char want[] =
+		"{\n"
+		"  \"schema\": 2,\n"
+		"  \"pid\": 1234,\n"
+		"  \"version\": \"0.1.0\",\n"
+		"  \"abi\": 3,\n"
+		"  \"backend\": \"cpu\",\n"
+		"  \"device\": \"/dev/gpu_aes\",\n"
+		"  \"started\": 1700000000,\n"
+		"  \"updated\": 1700000042,\n"
+		"  \"interval_s\": 2,\n"
+		"  \"threads\": 1,\n"
+		"  \"spin_us\": 50,\n"
+		"  \"ring\": {\"queues\": 2, \"queue_entries\": 1024, \"keys\": 1024, \"queue_data_bytes\": 4194304, \"data_bytes\": 8388608, \"region_bytes\": 9588736, \"pages\": \"transparent huge pages\"},\n"
+		"  \"gpus\": [],\n"
+		"  \"dispatch\": {\"mode\": null, \"helper_cpu_ns_per_kib\": null, \"helper_mib_per_s\": null,\n"
+		"    \"estimates\": null},\n"
+		"  \"counters\": {\"batches\": 3, \"requests\": 40, \"bytes\": 81920, \"invalid\": 1, \"sleeps\": 7}\n"
+		"}\n";
+	struct gpu_aes_status_static st;
+	char buf[4096];
+	int n;
+
+	base(&st);
+	n = gpu_aes_status_render(buf, sizeof(buf), &st, &cs, 1700000042,
+				  "/nonexistent");
+	CHECK_EQ(n, strlen(want));
+	CHECK(strcmp(buf, want) == 0);
+	/* One byte short of the terminator: refused, never cut. */
+	CHECK_EQ(gpu_aes_status_render(buf, strlen(want), &st, &cs,
+				       1700000042, "/nonexistent"), -1);
+}
+
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[2048];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* mkdir -p @root/@rel. */
+static void mkdirs(const char *root, const char *rel)
+{
+	char path[2048];
+	size_t i, n = (size_t)snprintf(path, sizeof(path), "%s/%s", root, rel);
+
+	for (i = strlen(root) + 1; i <= n; i++) {
+		if (path[i] != '/' && path[i])
+			continue;
+		path[i] = 0;
+		mkdir(path, 0755);
+		if (i < n)
+			path[i] = '/';
+	}
+}
+
+/* rm -r @dir (a fake sysfs: directories and regular files). */
+static void remove_tree(const char *dir)
+{
+	char path[2048];
+	struct dirent *e;
+	struct stat sb;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!lstat(path, &sb) && S_ISDIR(sb.st_mode))
+			remove_tree(path);
+		else
+			unlink(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+static const char *const link_files[] = {
+	"current_link_speed", "current_link_width",
+	"max_link_speed", "max_link_width",
+};
+static const char *const pci_dirs[] = {
+	"bus", "bus/pci", "bus/pci/devices", "bus/pci/devices/0000:65:00.0",
+};
+
+TEST(status_file_render_gpus)
+{
+	static const char *const link[] = {
+		"16.0 GT/s PCIe\n", "8\n", "32.0 GT/s PCIe\n", "16\n",
+	};
+	struct gpu_aes_status_static st;
+	char root[] = "/tmp/gpu-aes-status.XXXXXX", path[1024];
+	char buf[8192];
+	int i, n;
+
+	CHECK(mkdtemp(root) != NULL);
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, pci_dirs[i]);
+		CHECK_EQ(mkdir(path, 0755), 0);
+	}
+	for (i = 0; i < 4; i++)
+		put_file(path, link_files[i], link[i]);
+
+	base(&st);
+	st.backend = "cuda";
+	st.nr_gpus = 2;
+	st.gpus[0].id = 0;
+	snprintf(st.gpus[0].name, sizeof(st.gpus[0].name), "NVIDIA \"H200\"\\\t");
+	st.gpus[0].memory_bytes = 150ULL << 30;
+	snprintf(st.gpus[0].pci, sizeof(st.gpus[0].pci), "0000:65:00.0");
+	st.gpus[1].id = 3;
+	snprintf(st.gpus[1].name, sizeof(st.gpus[1].name), "NVIDIA H200");
+	st.gpus[1].memory_bytes = 1;
+	snprintf(st.gpus[1].pci, sizeof(st.gpus[1].pci), "0000:99:00.0");
+	n = gpu_aes_status_render(buf, sizeof(buf), &st, &cs, 5, root);
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s/%s", root, pci_dirs[3],
+			 link_files[i]);
+		CHECK_EQ(unlink(path), 0);
+	}
+	for (i = 3; i >= 0; i--) {
+		snprintf(path, sizeof(path), "%s/%s", root, pci_dirs[i]);
+		CHECK_EQ(rmdir(path), 0);
+	}
+	CHECK_EQ(rmdir(root), 0);
+	CHECK(n > 0);
+	CHECK(strstr(buf, "  \"gpus\": [\n"
+		     "    {\"id\": 0, \"name\": \"NVIDIA \\\"H200\\\"\\\\\\u0009\", \"memory_bytes\": 161061273600, \"pci\": \"0000:65:00.0\", "
+		     "\"pcie\": {\"gen\": 4, \"width\": 8, \"max_gen\": 5, \"max_width\": 16, \"speed\": \"16.0 GT/s PCIe\"}},\n"
+		     "    {\"id\": 3, \"name\": \"NVIDIA H200\", \"memory_bytes\": 1, \"pci\": \"0000:99:00.0\", \"pcie\": null}\n"
+		     "  ],\n") != NULL);
+}
+
+/*
+ * The module's dispatch mode and estimates, and the cost figures the
+ * helper published in its region header: the estimates table becomes one
+ * object per row keyed by the header line's names ("-" null, numbers
+ * numbers).
+ */
+TEST(status_file_render_dispatch)
+{
+	static const char want[] =
+		"  \"dispatch\": {\"mode\": \"auto\", \"helper_cpu_ns_per_kib\": 812, \"helper_mib_per_s\": 2400,\n"
+		"    \"estimates\": [\n"
+		"      {\"alg\": \"ecb\", \"bytes\": 256, \"cpu_ns_per_kib\": 120, \"ring_ns_per_kib\": null, \"auto\": \"cpu\"},\n"
+		"      {\"alg\": \"gcm\", \"bytes\": 1048576, \"cpu_ns_per_kib\": 300, \"ring_ns_per_kib\": 90, \"auto\": \"ring\"}\n"
+		"    ]},\n"
+		"  \"counters\": ";
+	struct gpu_aes_region_hdr hdr;
+	struct gpu_aes_status_static st;
+	char root[] = "/tmp/gpu-aes-status.XXXXXX", dir[1024];
+	char buf[8192];
+	int n;
+
+	CHECK(mkdtemp(root) != NULL);
+	mkdirs(root, "module/gpu_aes/parameters");
+	mkdirs(root, "class/misc/gpu_aes/dispatch");
+	snprintf(dir, sizeof(dir), "%s/module/gpu_aes/parameters", root);
+	put_file(dir, "dispatch", "auto\n");
+	snprintf(dir, sizeof(dir), "%s/class/misc/gpu_aes/dispatch", root);
+	put_file(dir, "estimates",
+		 "alg bytes cpu_ns_per_kib ring_ns_per_kib auto\n"
+		 "ecb 256 120 - cpu\n"
+		 "gcm 1048576 300 90 ring\n");
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.helper_cpu_ns_per_kib = 812;
+	hdr.helper_mib_per_s = 2400;
+	base(&st);
+	st.hdr = &hdr;
+	n = gpu_aes_status_render(buf, sizeof(buf), &st, &cs, 5, root);
+	CHECK(n > 0);
+	CHECK(strstr(buf, want) != NULL);
+
+	/* Not a table (a row of another width): null, the rest unchanged. */
+	put_file(dir, "estimates",
+		 "alg bytes cpu_ns_per_kib ring_ns_per_kib auto\n"
+		 "ecb 256 120 - cpu extra\n");
+	n = gpu_aes_status_render(buf, sizeof(buf), &st, &cs, 5, root);
+	CHECK(n > 0);
+	CHECK(strstr(buf, "\"helper_mib_per_s\": 2400,\n    \"estimates\": null},\n") != NULL);
+	/* A header that is not names: null too. */
+	put_file(dir, "estimates", "alg \"bytes\"\necb 1\n");
+	n = gpu_aes_status_render(buf, sizeof(buf), &st, &cs, 5, root);
+	CHECK(n > 0 && strstr(buf, "\"estimates\": null}") != NULL);
+	/* An empty table (no rows) is an empty array. */
+	put_file(dir, "estimates", "alg bytes\n");
+	n = gpu_aes_status_render(buf, sizeof(buf), &st, &cs, 5, root);
+	CHECK(n > 0 && strstr(buf, "\"estimates\": []}") != NULL);
+	remove_tree(root);
+	CHECK(access(root, F_OK) != 0);
+}
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			n++;
+	closedir(d);
+	return n;
+}
+
+TEST(status_file_write_atomic)
+{
+	char dir[] = "/tmp/gpu-aes-status.XXXXXX", path[512], got[16] = "";
+	struct stat sb;
+	FILE *f;
+	size_t n;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/helper.json", dir);
+	CHECK_EQ(gpu_aes_status_write(path, "first", 5), 0);
+	CHECK_EQ(gpu_aes_status_write(path, "second", 6), 0);
+	CHECK_EQ(stat(path, &sb), 0);
+	CHECK_EQ(sb.st_mode & 07777, 0644);
+	CHECK_EQ(count_entries(dir), 1);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	n = fread(got, 1, sizeof(got) - 1, f);
+	fclose(f);
+	CHECK_EQ(n, 6);
+	CHECK(strcmp(got, "second") == 0);
+	CHECK_EQ(unlink(path), 0);
+	CHECK_EQ(rmdir(dir), 0);
+	/* A missing directory: an error, nothing half-written anywhere. */
+	CHECK_EQ(gpu_aes_status_write("/nonexistent/dir/helper.json", "x", 1),
+		 -ENOENT);
+}
+
+static int no_reap(void *arg, uint32_t qid)
+{
+	(void)arg;
+	(void)qid;
+	return 0;
+}
+
+static void touch(const char *dir, const char *name)
+{
+	put_file(dir, name, "x");
+}
+
+static int exists(const char *dir, const char *name)
+{
+	char path[1024];
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &sb) == 0;
+}
+
+TEST(status_file_thread)
+{
+	struct gpu_aes_core_config cfg = { .spin_us = 0 };
+	struct gpu_aes_status_static st;
+	struct gpu_aes_status_file *sf;
+	struct gpu_aes_transport *t;
+	struct gpu_aes_backend *be;
+	struct gpu_aes_core *core;
+	struct gpu_aes_geometry g;
+	struct gpu_aes_region r;
+	char dir[] = "/tmp/gpu-aes-status.XXXXXX", path[512];
+	struct stat a, b;
+	int i;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/helper.json", dir);
+	/* A killed helper's temporaries, and files that are not. */
+	touch(dir, "helper.json.a1B2c3");
+	touch(dir, "helper.json.a1B2c34");
+	touch(dir, "other.json.a1B2c3");
+	CHECK_EQ(gpu_aes_region_geometry(1, 16, 4, GPU_AES_MIN_QUEUE_DATA, &g),
+		 0);
+	CHECK_EQ(gpu_aes_region_alloc(&g, &r, NULL), 0);
+	gpu_aes_region_init_hdr(&r);
+	CHECK_EQ(gpu_aes_backend_cpu.open(NULL, &r, &be), 0);
+	CHECK_EQ(gpu_aes_transport_inproc_open(no_reap, NULL, &t), 0);
+	CHECK_EQ(gpu_aes_core_create(&r, &gpu_aes_backend_cpu, be, t, &cfg,
+				     &core), 0);
+	base(&st);
+	st.interval_s = 1;
+	sf = gpu_aes_status_file_start(path, &st, core);
+	CHECK(sf != NULL);
+	CHECK_EQ(stat(path, &a), 0);
+	CHECK_EQ(a.st_mode & 07777, 0644);
+	CHECK(!exists(dir, "helper.json.a1B2c3"));
+	CHECK(exists(dir, "helper.json.a1B2c34"));
+	CHECK(exists(dir, "other.json.a1B2c3"));
+	/*
+	 * Rewritten after an interval (1 s): a new inode, from the rename.
+	 * Waits at most 5 s, for a loaded machine.
+	 */
+	for (i = 0; i < 50; i++) {
+		usleep(100 * 1000);
+		CHECK_EQ(stat(path, &b), 0);
+		if (b.st_ino != a.st_ino)
+			break;
+	}
+	CHECK(a.st_ino != b.st_ino);
+	gpu_aes_status_file_stop(sf);
+	CHECK(!exists(dir, "helper.json"));
+	gpu_aes_core_destroy(core);
+	t->ops->close(t);
+	gpu_aes_backend_cpu.close(be);
+	gpu_aes_region_free(&r);
+	snprintf(path, sizeof(path), "%s/helper.json.a1B2c34", dir);
+	CHECK_EQ(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/other.json.a1B2c3", dir);
+	CHECK_EQ(unlink(path), 0);
+	CHECK_EQ(rmdir(dir), 0);
+}
