@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * aesctl.h - gpu-aesctl, the operator's tool: what the module and the
+ * helper expose (sysfs, /proc/crypto, the helper's status file), read-only,
+ * as a status report, a live view, Prometheus metrics and an AF_ALG
+ * benchmark.  docs/gpu-aesctl.8 is the user's side of this file.
+ */
+#ifndef GPU_AESCTL_H
+#define GPU_AESCTL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Exit statuses (docs/gpu-aesctl.8). */
+enum {
+	CTL_OK = 0,
+	CTL_FAIL = 1,		/* a failure while running */
+	CTL_USAGE = 2,		/* bad command line */
+	CTL_NOMODULE = 3,	/* gpu_aes is not loaded */
+};
+
+#define PROG "gpu-aesctl"
+#define DEFAULT_STATUS_FILE "/run/gpu-aes/helper.json"
+
+/* Options every command takes. */
+struct ctl {
+	const char *root;	/* "" or a directory standing in for / */
+	const char *status_file;/* the helper's, under root unless given */
+	int json;
+};
+
+/* One line to stderr, "gpu-aesctl: ..." */
+void ctl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- json.c: a small reader and writer ---------------------------------- */
+
+enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
+
+struct jval {
+	enum jtype type;
+	int b;			/* J_BOOL */
+	double num;		/* J_NUM */
+	char *str;		/* J_STR; J_NUM: the number as written */
+	size_t n;		/* J_ARR, J_OBJ: members */
+	char **keys;		/* J_OBJ */
+	struct jval *kids;	/* J_ARR, J_OBJ */
+};
+
+/*
+ * Parses @len bytes of @text (one value, then only white space).  NULL on
+ * error, with a short reason in @err.
+ */
+struct jval *json_parse(const char *text, size_t len, char *err,
+			size_t errlen);
+void json_free(struct jval *v);
+/* The member @key of an object, NULL if absent or @v is not an object. */
+const struct jval *json_get(const struct jval *v, const char *key);
+/* Typed getters: the value, or @def when absent or of another type. */
+long long json_int(const struct jval *v, const char *key, long long def);
+const char *json_str(const struct jval *v, const char *key, const char *def);
+
+/* A writer: pretty (indented) or one line. */
+struct jw {
+	FILE *f;
+	int pretty;
+	int depth;
+	int first[64];
+};
+
+void jw_init(struct jw *w, FILE *f, int pretty);
+void jw_begin_obj(struct jw *w, const char *key);	/* key NULL in arrays */
+void jw_end_obj(struct jw *w);
+void jw_begin_arr(struct jw *w, const char *key);
+void jw_end_arr(struct jw *w);
+void jw_str(struct jw *w, const char *key, const char *s);
+void jw_int(struct jw *w, const char *key, long long v);
+void jw_num(struct jw *w, const char *key, double v, int decimals);
+void jw_bool(struct jw *w, const char *key, int v);
+void jw_null(struct jw *w, const char *key);
+void jw_value(struct jw *w, const char *key, const struct jval *v);
+/* A value already in JSON form (a number as written). */
+void jw_pre_raw(struct jw *w, const char *key, const char *raw);
+/* Ends the document (newline). */
+void jw_done(struct jw *w);
+
+/* ---- state.c: everything gpu-aesctl reads --------------------------------- */
+
+/* A file of a sysfs directory: its name and first line. */
+struct kv {
+	char *name;
+	char *text;
+	long long value;
+	int numeric;		/* text is a decimal integer */
+};
+
+struct kvlist {
+	struct kv *v;
+	size_t n;
+};
+
+/* One /proc/crypto entry (the fields gpu-aesctl uses). */
+struct calg {
+	char name[128];
+	char driver[128];
+	char module[64];
+	char type[32];
+	char selftest[16];
+	char internal[8];
+	int priority;
+	int refcnt;
+};
+
+/* The helper's status file. */
+struct helper_file {
+	char path[1024];
+	int present;		/* exists and was read */
+	char error[200];	/* why it could not be used, else "" */
+	struct jval *doc;	/* parsed, NULL unless usable */
+};
+
+struct problem {
+	const char *level;	/* "error" or "warning" */
+	char text[400];
+};
+
+#define MAX_PROBLEMS 32
+
+struct state {
+	int loaded;		/* /sys/module/gpu_aes exists */
+	char version[64];
+	struct kvlist params;	/* /sys/module/gpu_aes/parameters */
+	struct kvlist stats;	/* /sys/class/misc/gpu_aes/stats */
+	struct kvlist status;	/* /sys/class/misc/gpu_aes/status */
+	int have_status;	/* the status directory exists */
+	struct kvlist queues;	/* /sys/class/misc/gpu_aes/queues: lists */
+	struct calg *algs;	/* /proc/crypto */
+	size_t nalgs;
+	double uptime;		/* /proc/uptime: CLOCK_BOOTTIME seconds */
+	double now;		/* CLOCK_REALTIME seconds */
+	struct helper_file hf;
+	struct problem problems[MAX_PROBLEMS];
+	size_t nproblems;
+};
+
+/* What state_read() reads besides the module's sysfs files. */
+#define ST_CRYPTO	1U	/* /proc/crypto */
+#define ST_HELPER	2U	/* the helper's status file */
+
+/* root-relative path of a file, in @buf. */
+const char *ctl_path(const struct ctl *c, char *buf, size_t len,
+		     const char *rel);
+/* Reads; returns CTL_OK, or CTL_NOMODULE with the message printed. */
+int state_read(const struct ctl *c, struct state *s, unsigned int what);
+void state_free(struct state *s);
+/* Reads only the helper's status file (free hf->doc with json_free()). */
+void state_read_helper(const struct ctl *c, struct helper_file *hf);
+/*
+ * Re-reads the counters (and, when not NULL, the status and per-queue
+ * files) only, for top and bench.
+ */
+int state_read_counters(const struct ctl *c, struct kvlist *stats,
+			struct kvlist *status, struct kvlist *queues);
+void kvlist_free(struct kvlist *l);
+const struct kv *kv_find(const struct kvlist *l, const char *name);
+/* Value of @name in @l, or @def when absent or not numeric. */
+long long kv_value(const struct kvlist *l, const char *name, long long def);
+/*
+ * A file of the queues directory: one integer per queue, separated by
+ * blanks.  Fills @out with at most @max of them; returns how many there
+ * are (more than @max: only @max read), or -1 when @name is absent or not
+ * such a list.
+ */
+int kv_list(const struct kvlist *l, const char *name, long long *out,
+	    int max);
+/* Queues the module reports on: at most this many are shown. */
+#define MAX_QUEUES 256
+
+/* The gpu_aes drivers in /proc/crypto and who wins each lookup. */
+struct alg_view {
+	const struct calg *ours;	/* our entry */
+	const struct calg *winner;	/* what a lookup by name returns */
+	const struct calg *best_other;	/* the best non-gpu_aes driver */
+};
+size_t state_algs(const struct state *s, struct alg_view *out, size_t max);
+/* The best driver for @name (cra_name) not from module gpu_aes. */
+const struct calg *state_best_other(const struct state *s, const char *name);
+const struct calg *state_find_driver(const struct state *s,
+				     const char *driver);
+
+/* Fills s->problems from what was read. */
+void state_problems(struct state *s);
+
+/* Parses a counter name "ring_<alg>_requests" etc.; see metrics.c. */
+int counter_split(const char *name, const char *prefix, const char *suffix,
+		  char *part, size_t len);
+
+/*
+ * The X of the counters "<prefix>X<suffix>" in @l (names in @skip left
+ * out), the @known ones first in their order, the rest by name; returns
+ * how many (at most @max).
+ */
+int counter_parts(const struct kvlist *l, const char *prefix,
+		  const char *suffix, const char *const *known, int nknown,
+		  const char *const *skip, char out[][64], int max);
+/* ecb ctr xts gcm; the fallback reasons; fallback_requests/_bytes, NULL. */
+extern const char *const algs_known[4];
+extern const char *const reasons_known[8];
+extern const char *const fallback_totals[3];
+/* The dispatch policy's reasons (fallback_policy_X, policy_ring_X). */
+extern const char *const policy_known[5];
+
+/*
+ * The fallback reasons in @l: the X of the counters fallback_X, totals
+ * left out, known ones first.  A reason named after another and '_'
+ * (policy_cost after policy) is a part of that one: with @sub 0 only the
+ * others, which add up to fallback_requests; with @sub 1 only the parts.
+ * Returns how many (at most @max).
+ */
+int fallback_reasons(const struct kvlist *l, int sub, char out[][64],
+		     int max);
+/* For a part (policy_cost), the length of its reason's name, else 0. */
+size_t reason_parent(const struct kvlist *l, const char *reason);
+
+/* "1.5 GiB", "512 B" ... */
+const char *fmt_bytes(char *buf, size_t len, double v);
+/* "3 min 2 s", "2 h 5 min" ... */
+const char *fmt_age(char *buf, size_t len, double secs);
+/* "2026-11-23 21:30:05" local time of a unix time. */
+const char *fmt_time(char *buf, size_t len, double unix_s);
+
+/* ---- the commands ----------------------------------------------------- */
+
+int cmd_status(struct ctl *c, int argc, char **argv);
+int cmd_top(struct ctl *c, int argc, char **argv);
+int cmd_metrics(struct ctl *c, int argc, char **argv);
+int cmd_bench(struct ctl *c, int argc, char **argv);
+
+/* The long options every command takes, for its option table. */
+#define CTL_LONGOPTS							\
+	{ "json", no_argument, NULL, 'j' },				\
+	{ "root", required_argument, NULL, 'r' },			\
+	{ "status-file", required_argument, NULL, 'S' },		\
+	{ "help", no_argument, NULL, 'h' }
+
+enum { CTL_OPT_OWN, CTL_OPT_DONE, CTL_OPT_HELP, CTL_OPT_BAD };
+
+/*
+ * In a command's getopt_long() loop (optstring starting with ':', opterr
+ * 0): handles the common options and errors.  CTL_OPT_OWN: @o is the
+ * command's own; CTL_OPT_DONE: handled; CTL_OPT_HELP: @usage printed, exit
+ * 0; CTL_OPT_BAD: message printed, exit 2.
+ */
+int ctl_opt(struct ctl *c, int o, char **argv, void (*usage)(FILE *f));
+/* After the loop: no operands allowed.  0, or message printed and -1. */
+int ctl_no_args(int argc, char **argv);
+
+/*
+ * Option parsing helpers: a number in [min, max] or an error message and
+ * -1.
+ */
+int parse_double(const char *opt, const char *s, double min, double max,
+		 double *out);
+int parse_long(const char *opt, const char *s, long min, long max,
+	       long *out);
+
+#endif /* GPU_AESCTL_H */
