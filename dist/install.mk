@@ -3,8 +3,10 @@
 #   make install   [DESTDIR=] [PREFIX=/usr/local]
 #   make uninstall [DESTDIR=] [PREFIX=/usr/local]
 #
-# Installs the module's DKMS source tree, gpu-aes-helper and its man page,
-# the systemd unit, the udev rule and the modules-load.d file.  With an
+# Installs the module's DKMS source tree, gpu-aes-helper, gpu-aesctl and
+# their man pages, the systemd units (the helper's; gpu-aesctl-metrics
+# .service and .timer, not enabled), the udev rule and the modules-load.d
+# file.  With an
 # empty DESTDIR it then acts on this system (dist/host-setup): DKMS
 # add/build/install for the running kernel, systemctl enable, module load,
 # helper start; uninstall undoes that first and then removes every file.
@@ -29,23 +31,28 @@ DKMS_SRCS = dkms.conf kmod/Kbuild kmod/Kconfig kmod/Makefile \
 	$(sort $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) \
 	$(wildcard uapi/*.h))
 UNIT := build/dist/gpu-aes-helper.service
+METRICS_UNIT := build/dist/gpu-aesctl-metrics.service
 
 INSTALLED = $(DESTDIR)$(SYSTEMDUNITDIR)/gpu-aes-helper.service \
+	$(DESTDIR)$(SYSTEMDUNITDIR)/gpu-aesctl-metrics.service \
+	$(DESTDIR)$(SYSTEMDUNITDIR)/gpu-aesctl-metrics.timer \
 	$(DESTDIR)$(UDEVRULESDIR)/60-gpu-aes.rules \
 	$(DESTDIR)$(MODULESLOADDIR)/gpu-aes.conf \
 	$(DESTDIR)$(SBINDIR)/gpu-aes-helper \
-	$(DESTDIR)$(MANDIR)/man8/gpu-aes-helper.8
+	$(DESTDIR)$(SBINDIR)/gpu-aesctl \
+	$(DESTDIR)$(MANDIR)/man8/gpu-aes-helper.8 \
+	$(DESTDIR)$(MANDIR)/man8/gpu-aesctl.8
 
 # Rebuilt every time: SBINDIR comes from the command line.
-.PHONY: $(UNIT) install-files
-$(UNIT): dist/systemd/gpu-aes-helper.service.in
+.PHONY: $(UNIT) $(METRICS_UNIT) install-files
+$(UNIT) $(METRICS_UNIT): build/dist/%: dist/systemd/%.in
 	@mkdir -p $(@D)
 	sed 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
 
 check-version:
 	@test -n '$(VERSION)' || { echo "no PACKAGE_VERSION in dkms.conf" >&2; exit 1; }
 
-install-files: check-version $(UNIT)
+install-files: check-version $(UNIT) $(METRICS_UNIT)
 	$(MAKE) -C helper install DESTDIR='$(DESTDIR)' SBINDIR='$(SBINDIR)' \
 		MANDIR='$(MANDIR)'
 	for f in $(DKMS_SRCS); do \
@@ -53,6 +60,10 @@ install-files: check-version $(UNIT)
 	done
 	install -D -m 0644 $(UNIT) \
 		'$(DESTDIR)$(SYSTEMDUNITDIR)/gpu-aes-helper.service'
+	install -D -m 0644 $(METRICS_UNIT) \
+		'$(DESTDIR)$(SYSTEMDUNITDIR)/gpu-aesctl-metrics.service'
+	install -D -m 0644 dist/systemd/gpu-aesctl-metrics.timer \
+		'$(DESTDIR)$(SYSTEMDUNITDIR)/gpu-aesctl-metrics.timer'
 	install -D -m 0644 dist/udev/60-gpu-aes.rules \
 		'$(DESTDIR)$(UDEVRULESDIR)/60-gpu-aes.rules'
 	install -D -m 0644 dist/modules-load/gpu-aes.conf \
