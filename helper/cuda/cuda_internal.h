@@ -108,7 +108,8 @@ bool keys_init(worker *w, uint32_t nr_keys);
 void keys_free(worker *w);
 int key_ensure(worker *w, const gpu_aes_region *r, uint16_t k, uint32_t gen);
 bool host_block(worker *w, uint16_t k, const uint8_t in[16], uint8_t out[16]);
-void keys_drop_stale(worker *w, const gpu_aes_region *r);
+/* Returns whether the worker still holds a key copy. */
+bool keys_drop_stale(worker *w, const gpu_aes_region *r);
 
 /* cuda_tuning.cu: w->shape from GPU_AES_CUDA_SHAPE, the cache or a run. */
 void load_shape(worker *w, const cudaDeviceProp &p);

@@ -157,9 +157,9 @@ void key_wipe(worker *w, uint32_t k)
  * so no launch can be reading a schedule we wipe: drop every copy whose
  * key table entry the kernel wiped or rewrote since the upload.
  */
-void keys_drop_stale(worker *w, const gpu_aes_region *r)
+bool keys_drop_stale(worker *w, const gpu_aes_region *r)
 {
-	bool wiped = false;
+	bool wiped = false, holds = false;
 
 	for (uint32_t k = 0; k < r->nr_keys; k++) {
 		const gpu_aes_key *e = &r->keys[k];
@@ -168,8 +168,10 @@ void keys_drop_stale(worker *w, const gpu_aes_region *r)
 			continue;
 		if (__atomic_load_n(&e->key_len, __ATOMIC_RELAXED) &&
 		    __atomic_load_n(&e->gen, __ATOMIC_RELAXED) ==
-		    w->key_gen[k])
+		    w->key_gen[k]) {
+			holds = true;
 			continue;
+		}
 		if (!wiped && !w->dead)
 			CK(w, cudaSetDevice(w->dev));
 		key_wipe(w, k);
@@ -177,6 +179,7 @@ void keys_drop_stale(worker *w, const gpu_aes_region *r)
 	}
 	if (wiped && !w->dead)
 		CK(w, cudaStreamSynchronize(w->key_stream));
+	return holds;
 }
 
 } /* namespace gpu_aes_cuda */

@@ -792,9 +792,10 @@ void cuda_drain(struct gpu_aes_backend *be)
  * copy whose key table entry the kernel wiped or rewrote since the upload,
  * so a freed tfm's key does not outlive it here.
  */
-void cuda_idle(struct gpu_aes_backend *be)
+bool cuda_idle(struct gpu_aes_backend *be)
 {
 	const struct gpu_aes_region *r = be->region;
+	bool holds = false;
 
 	for (worker *w : be->workers) {
 		/* E_K(J0) and XTS tweaks of the last batches (kseg.aux) */
@@ -803,13 +804,14 @@ void cuda_idle(struct gpu_aes_backend *be)
 				OPENSSL_cleanse(s.h_segs, s.nr * sizeof(gpu_aes_kseg));
 			s.nr = 0;
 		}
-		keys_drop_stale(w, r);
+		holds |= keys_drop_stale(w, r);
 	}
 	if (be->cpu && be->cpu_ops->idle) {
 		pthread_mutex_lock(&be->cpu_lock);
-		be->cpu_ops->idle(be->cpu);
+		holds |= be->cpu_ops->idle(be->cpu);
 		pthread_mutex_unlock(&be->cpu_lock);
 	}
+	return holds;
 }
 
 void cuda_close(struct gpu_aes_backend *be)

@@ -12,6 +12,7 @@
 #ifndef GPU_AES_HELPER_BACKEND_H
 #define GPU_AES_HELPER_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -108,8 +109,11 @@ struct gpu_aes_backend_ops {
 	 * no batch is in flight, just before it sleeps: wipe every key copy
 	 * (host and device) whose key table entry was wiped or rewritten since
 	 * it was made, so a freed key does not outlive its tfm in the helper.
+	 * Returns true while it still holds a key copy: the kernel wipes a
+	 * freed tfm's entry without waking the helper, so the core calls
+	 * idle() again after a while even when no request comes.
 	 */
-	void (*idle)(struct gpu_aes_backend *be);
+	bool (*idle)(struct gpu_aes_backend *be);
 	/*
 	 * Optional (NULL: no GPUs).  Fill at most @max entries for the GPUs
 	 * the backend runs on; returns how many.  Any thread, after open().

@@ -205,15 +205,16 @@ static void *worker_main(void *arg)
  * Drops cached contexts of slots the kernel wiped or rewrote.  Runs only
  * with no job queued, so no worker is using its cache.
  */
-static void cpu_idle(struct gpu_aes_backend *be)
+static bool cpu_idle(struct gpu_aes_backend *be)
 {
 	unsigned int i, n = be->nr_workers ? be->nr_workers : 1;
+	bool holds = false;
 	uint32_t k;
 
 	pthread_mutex_lock(&be->lock);
 	if (be->nr_jobs) {
 		pthread_mutex_unlock(&be->lock);
-		return;
+		return true;
 	}
 	for (i = 0; i < n; i++)
 		for (k = 0; k < be->region->nr_keys; k++) {
@@ -227,8 +228,10 @@ static void cpu_idle(struct gpu_aes_backend *be)
 			     __atomic_load_n(&e->tweak_len, __ATOMIC_RELAXED) !=
 			     kc->k.tweak_len))
 				cache_drop(kc);
+			holds |= kc->k.key_len != 0;
 		}
 	pthread_mutex_unlock(&be->lock);
+	return holds;
 }
 
 size_t gpu_aes_backend_cpu_cached(struct gpu_aes_backend *be)

@@ -567,6 +567,12 @@ static void reapers_stop(struct gpu_aes_core *c)
 
 /* How soon a core asleep with batches in flight looks again. */
 #define IDLE_RECHECK_MS	10
+/*
+ * How soon a core asleep while the backend holds key copies looks again:
+ * the kernel wipes a freed tfm's key table entry without a doorbell, so
+ * this bounds how long an idle helper keeps a copy of a freed key.
+ */
+#define KEY_RECHECK_MS	100
 
 /* A window of this many ns between published figures. */
 #define PUBLISH_NS	50000000ULL
@@ -607,14 +613,15 @@ static void publish_cost(struct gpu_aes_core *c)
 int gpu_aes_core_run(struct gpu_aes_core *c)
 {
 	while (!stopping(c)) {
-		int err;
+		bool holds_keys = false;
+		int err, timeout_ms;
 
 		publish_cost(c);
 		if (take_batch(c) || spin_for_work(c))
 			continue;
 		if (c->ops->idle &&
 		    !__atomic_load_n(&c->inflight_batches, __ATOMIC_ACQUIRE))
-			c->ops->idle(c->be);
+			holds_keys = c->ops->idle(c->be);
 		/*
 		 * io_uring's SQPOLL handshake: announce the sleep, then look
 		 * again.  The full barrier pairs with the producer's between
@@ -631,12 +638,13 @@ int gpu_aes_core_run(struct gpu_aes_core *c)
 		/*
 		 * With batches in flight, wake up soon anyway: their end does
 		 * not ring the doorbell, and idle() (which wipes the copies of
-		 * freed keys) runs only once none is.
+		 * freed keys) runs only once none is.  While key copies are
+		 * held, wake up now and then to let idle() find freed ones.
 		 */
-		err = c->t->ops->wait(c->t, c->stop_fd,
-				      __atomic_load_n(&c->inflight_batches,
-						      __ATOMIC_ACQUIRE) ?
-				      IDLE_RECHECK_MS : -1);
+		timeout_ms = __atomic_load_n(&c->inflight_batches,
+					     __ATOMIC_ACQUIRE) ? IDLE_RECHECK_MS :
+			     holds_keys ? KEY_RECHECK_MS : -1;
+		err = c->t->ops->wait(c->t, c->stop_fd, timeout_ms);
 		set_flags(c, 0);
 		if (err)
 			set_error(c, err);

@@ -99,9 +99,9 @@ static void gated_close(struct gpu_aes_backend *be)
 	gpu_aes_backend_cpu.close(be);
 }
 
-static void gated_idle(struct gpu_aes_backend *be)
+static bool gated_idle(struct gpu_aes_backend *be)
 {
-	gpu_aes_backend_cpu.idle(be);
+	return gpu_aes_backend_cpu.idle(be);
 }
 
 static const struct gpu_aes_backend_ops gated_ops = {
