@@ -62,6 +62,7 @@ int gpu_aes_ring_init(struct gpu_aes_ring *ring)
 		mutex_init(&q->scan_mutex);
 		INIT_DELAYED_WORK(&q->timeout_work, gpu_aes_queue_timeout_fn);
 		INIT_LIST_HEAD(&q->backlog);
+		q->nr_backlog = 0;
 	}
 #if IS_ENABLED(CONFIG_CRYPTO_DEV_GPU_AES_KUNIT_TEST)
 	ring->test_queue = -1;
@@ -427,12 +428,15 @@ static void gpu_aes_queue_admit(struct gpu_aes_queue *q,
 	q->may_admit = false;
 	list_for_each_entry_safe(job, tmp, &q->backlog, node) {
 		err = gpu_aes_queue_reserve(q, job);
-		if (!err)
+		if (!err) {
 			list_move_tail(&job->node, admitted);
-		else if (err == -ENOKEY || !gpu_aes_queue_space_returns(q))
+			q->nr_backlog--;
+		} else if (err == -ENOKEY || !gpu_aes_queue_space_returns(q)) {
 			list_move_tail(&job->node, cpu);
-		else if (err == -EAGAIN)
+			q->nr_backlog--;
+		} else if (err == -EAGAIN) {
 			break;
+		}
 	}
 }
 
@@ -506,6 +510,7 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 			job->backlogged = true;
 			job->deadline = jiffies + gpu_aes_timeout_jiffies();
 			list_add_tail(&job->node, &q->backlog);
+			q->nr_backlog++;
 			gpu_aes_stat_inc(GPU_AES_STAT_BACKLOGGED);
 			gpu_aes_queue_arm_timeout(q, job->deadline);
 			ret = -EBUSY;
@@ -801,8 +806,10 @@ static void gpu_aes_queue_timeout_fn(struct work_struct *work)
 		if (q->stalled) {
 			/* Flush: see struct gpu_aes_queue's @stalled. */
 			list_move_tail(&job->node, &expired);
+			q->nr_backlog--;
 		} else if (time_after_eq(now, job->deadline)) {
 			list_move_tail(&job->node, &expired);
+			q->nr_backlog--;
 			gpu_aes_stat_inc(GPU_AES_STAT_TIMEOUTS);
 		}
 	}
@@ -972,6 +979,7 @@ static void gpu_aes_queue_take(struct gpu_aes_queue *q, struct list_head *redo)
 			list_add_tail(&t->job->node, redo);
 	}
 	list_splice_tail_init(&q->backlog, redo);
+	q->nr_backlog = 0;
 	q->in_flight = 0;
 	spin_unlock_bh(&q->lock);
 }
@@ -1079,14 +1087,11 @@ bool gpu_aes_ring_pending(struct gpu_aes_ring *ring)
 static void gpu_aes_queue_status(struct gpu_aes_queue *q,
 				 struct gpu_aes_queue_status *qs)
 {
-	struct gpu_aes_job *job;
-
 	memset(qs, 0, sizeof(*qs));
 	if (!q->attached)
 		return;
 	qs->in_flight = q->in_flight;
-	list_for_each_entry(job, &q->backlog, node)
-		qs->backlog++;
+	qs->backlog = q->nr_backlog;
 	qs->data_used = q->data_head - q->data_tail;
 	qs->stalled = q->stalled;
 	qs->stalled_at = q->stalled ? q->stalled_at : 0;

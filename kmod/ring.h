@@ -138,6 +138,8 @@ struct gpu_aes_tag {
  * @data_tail: byte-ring release position (free running).
  * @in_flight: tags in IN_FLIGHT.
  * @backlog: MAY_BACKLOG requests waiting for space, oldest first.
+ * @nr_backlog: their number (a status read must not walk the list under
+ *	the lock that submitters take).
  * @complete_ns_per_kib: what completing its requests costs the reapers,
  *	a mean the dispatch policy weighs (dispatch.c).
  */
@@ -170,6 +172,7 @@ struct gpu_aes_queue {
 	u64 data_tail;
 	u32 in_flight;
 	struct list_head backlog;
+	u32 nr_backlog;
 	u32 complete_ns_per_kib;
 } ____cacheline_aligned_in_smp;
 
