@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../src/file_atomic.h"
 #include "aesctl.h"
 
 #define MAX_LABELS 4
@@ -606,42 +607,24 @@ static void fams_free(struct fams *fs)
 	free(fs->f);
 }
 
-/* Writes to @path through a temporary file and rename(); 0 or -errno. */
-static int write_atomic(const char *path, const struct fams *fs, int json)
+/* Writes to @path atomically (file_atomic.c); 0 or -errno. */
+static int write_metrics_file(const char *path, const struct fams *fs,
+			      int json)
 {
-	char *tmp = NULL;
+	char *text = NULL;
+	size_t len = 0;
 	FILE *f;
-	int fd, err = 0;
+	int err;
 
-	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
-		return -ENOMEM;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = -errno;
-		free(tmp);
-		return err;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-	} else {
-		if (json)
-			write_json(f, fs);
-		else
-			write_text(f, fs);
-		if (fchmod(fileno(f), 0644))
-			err = -errno;
-		if (fflush(f) || ferror(f))
-			err = err ? err : -EIO;
-		if (fclose(f) && !err)
-			err = -errno;
-	}
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	free(tmp);
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -errno;
+	if (json)
+		write_json(f, fs);
+	else
+		write_text(f, fs);
+	err = fclose(f) ? -ENOMEM : gpu_aes_write_atomic(path, text, len);
+	free(text);
 	return err;
 }
 
@@ -682,7 +665,7 @@ int cmd_metrics(struct ctl *c, int argc, char **argv)
 		ctl_err("metrics: out of memory");
 		rc = CTL_FAIL;
 	} else if (output) {
-		err = write_atomic(output, &fs, c->json);
+		err = write_metrics_file(output, &fs, c->json);
 		if (err) {
 			ctl_err("metrics: cannot write %s: %s", output,
 				strerror(-err));

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "file_atomic.h"
 #include "log.h"
 #include "status_file.h"
 
@@ -308,44 +309,6 @@ int gpu_aes_status_render(char *buf, size_t len,
 	return o.over ? -1 : (int)o.pos;
 }
 
-int gpu_aes_status_write(const char *path, const char *text, size_t len)
-{
-	size_t done = 0;
-	char *tmp = NULL;
-	int fd, err = 0;
-
-	/* The same directory, so that rename() replaces atomically. */
-	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
-		return -ENOMEM;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		free(tmp);
-		return err;
-	}
-	while (done < len) {
-		ssize_t n = write(fd, text + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -EIO;
-			break;
-		}
-		done += (size_t)n;
-	}
-	if (!err && fchmod(fd, 0644))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
-		err = -errno;
-	if (err)
-		unlink(tmp);
-	free(tmp);
-	return err;
-}
-
 static void status_update(struct gpu_aes_status_file *sf)
 {
 	struct gpu_aes_core_stats cs;
@@ -355,7 +318,7 @@ static void status_update(struct gpu_aes_status_file *sf)
 	gpu_aes_core_get_stats(sf->core, &cs);
 	n = gpu_aes_status_render(buf, sizeof(buf), &sf->st, &cs,
 				  (long long)time(NULL), NULL);
-	err = n < 0 ? -EOVERFLOW : gpu_aes_status_write(sf->path, buf,
+	err = n < 0 ? -EOVERFLOW : gpu_aes_write_atomic(sf->path, buf,
 							  (size_t)n);
 	if (err && !sf->failing)
 		log_warn("cannot write the status file %s: %s (retrying every %u s)",

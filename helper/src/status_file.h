@@ -62,12 +62,6 @@ int gpu_aes_status_render(char *buf, size_t len,
 			  const struct gpu_aes_core_stats *cs, long long now,
 			  const char *sysfs);
 
-/*
- * Replaces @path with @len bytes of @text, mode 0644, atomically: readers
- * see the old file or the new one, never a part.  0 or -errno.
- */
-int gpu_aes_status_write(const char *path, const char *text, size_t len);
-
 struct gpu_aes_status_file;
 
 /*

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "backend_cpu.h"
+#include "file_atomic.h"
 #include "harness.h"
 #include "region.h"
 #include "status_file.h"
@@ -272,8 +273,8 @@ TEST(status_file_write_atomic)
 
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/helper.json", dir);
-	CHECK_EQ(gpu_aes_status_write(path, "first", 5), 0);
-	CHECK_EQ(gpu_aes_status_write(path, "second", 6), 0);
+	CHECK_EQ(gpu_aes_write_atomic(path, "first", 5), 0);
+	CHECK_EQ(gpu_aes_write_atomic(path, "second", 6), 0);
 	CHECK_EQ(stat(path, &sb), 0);
 	CHECK_EQ(sb.st_mode & 07777, 0644);
 	CHECK_EQ(count_entries(dir), 1);
@@ -286,7 +287,7 @@ TEST(status_file_write_atomic)
 	CHECK_EQ(unlink(path), 0);
 	CHECK_EQ(rmdir(dir), 0);
 	/* A missing directory: an error, nothing half-written anywhere. */
-	CHECK_EQ(gpu_aes_status_write("/nonexistent/dir/helper.json", "x", 1),
+	CHECK_EQ(gpu_aes_write_atomic("/nonexistent/dir/helper.json", "x", 1),
 		 -ENOENT);
 }
 
