@@ -393,20 +393,6 @@ static uint8_t xs8(uint64_t *s)
 	return (uint8_t)(*s >> 24);
 }
 
-/* The counter after @len bytes: ctr(aes)'s output IV. */
-static void ctr_add(uint8_t iv[16], uint32_t len)
-{
-	uint32_t blocks = (len + 15) / 16;
-	int i;
-
-	for (i = 15; i >= 0 && blocks; i--) {
-		uint32_t v = iv[i] + (blocks & 0xff);
-
-		iv[i] = (uint8_t)v;
-		blocks = (blocks >> 8) + (v >> 8);
-	}
-}
-
 struct all_done_arg {
 	struct preq *reqs;
 	unsigned int n;
@@ -442,7 +428,7 @@ static void *psubmit(void *arg)
 		if (i % 7 == 0)
 			memset(q->iv + 12, 0xff, 4);
 		memcpy(q->next_iv, q->iv, 16);
-		ctr_add(q->next_iv, q->len);
+		t_ctr_add(q->next_iv, q->len);
 		q->req = kring_req_new(t->t);
 		if (!q->req || ref_crypt(GPU_AES_ALG_CTR, GPU_AES_DIR_ENCRYPT,
 					 t->key, 32, q->iv, q->in, q->ref,

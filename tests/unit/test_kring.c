@@ -187,19 +187,6 @@ static int kreq_final(const struct kreq *k)
 	return n && n <= EV_MAX && k->events[n - 1] != -EINPROGRESS;
 }
 
-static void ctr_add(uint8_t iv[16], uint32_t len)
-{
-	uint32_t blocks = (len + 15) / 16;
-	int i;
-
-	for (i = 15; i >= 0 && blocks; i--) {
-		uint32_t v = iv[i] + (blocks & 0xff);
-
-		iv[i] = (uint8_t)v;
-		blocks = (blocks >> 8) + (v >> 8);
-	}
-}
-
 /* A CTR encryption of random bytes with its OpenSSL reference. */
 static int kreq_prep(struct kreq *k, struct kring_tfm *t, const uint8_t *key,
 		     size_t key_len, uint32_t len, uint32_t flags)
@@ -209,7 +196,7 @@ static int kreq_prep(struct kreq *k, struct kring_tfm *t, const uint8_t *key,
 	t_rand_bytes(k->in, len);
 	t_rand_bytes(k->iv, 16);
 	memcpy(k->next_iv, k->iv, 16);
-	ctr_add(k->next_iv, len);
+	t_ctr_add(k->next_iv, len);
 	if (ref_crypt(GPU_AES_ALG_CTR, GPU_AES_DIR_ENCRYPT, key, key_len,
 		      k->iv, k->in, k->ref, len))
 		return -1;
@@ -358,7 +345,7 @@ static int mc_prep(struct mc_req *q, uint64_t *s)
 			      q->src, q->ref, q->len))
 			return -1;
 		if (q->alg == GPU_AES_ALG_CTR)
-			ctr_add(q->next_iv, q->len);
+			t_ctr_add(q->next_iv, q->len);
 		return 0;
 	case GPU_AES_ALG_XTS:
 		return ref_xts(q->dir, mc.key[a], mc.key_len[a], q->iv, q->src,

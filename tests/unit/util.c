@@ -485,3 +485,16 @@ int32_t mfix_run_one(struct mfix *m, uint32_t q, const struct gpu_aes_sqe *sqe)
 	mfix_reap(m, q, idx + 1);
 	return status;
 }
+
+void t_ctr_add(uint8_t iv[16], uint32_t len)
+{
+	uint32_t blocks = (len + 15) / 16;
+	int i;
+
+	for (i = 15; i >= 0 && blocks; i--) {
+		uint32_t v = iv[i] + (blocks & 0xff);
+
+		iv[i] = (uint8_t)v;
+		blocks = (blocks >> 8) + (v >> 8);
+	}
+}

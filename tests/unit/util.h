@@ -99,6 +99,9 @@ int kr_run_gcm(struct kring_tfm *t, unsigned int dir, const uint8_t *iv,
  */
 int wait_until(int (*cond)(void *arg), void *arg);
 
+/* The counter after @len bytes: ctr(aes)'s output IV (128-bit carry). */
+void t_ctr_add(uint8_t iv[16], uint32_t len);
+
 /*
  * One request's completion: pass on_done as its callback, then
  * wait_until(is_done, r).  A second final callback fails the test.
