@@ -79,6 +79,7 @@ struct worker {
 	unsigned int head, claim, tail;
 	unsigned int in_done;		/* done() calls running */
 	uint64_t inflight_bytes;
+	uint64_t batches, bytes;	/* taken, for the log at close */
 	bool stop;
 	pthread_t completer[NR_COMPLETERS];
 	unsigned int nr_completers;

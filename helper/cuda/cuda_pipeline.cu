@@ -64,6 +64,7 @@ struct gpu_aes_backend {
 	struct gpu_aes_cuda_stats stats;
 	uint64_t submit_ns;	/* time submit() spent, summed */
 	uint64_t done_ns;	/* time the completion threads spent in done() */
+	unsigned int next_pick;	/* where pick_worker() starts looking */
 };
 
 namespace gpu_aes_cuda {
@@ -99,13 +100,20 @@ void cpu_run(gpu_aes_backend *be, struct gpu_aes_batch *b)
 	pthread_mutex_unlock(&be->cpu_lock);
 }
 
-/* Index of the worker with the fewest bytes in flight, -1 if none lives. */
+/*
+ * Index of the worker with the fewest bytes in flight, -1 if none lives.
+ * Ties go round the workers, not to the first: at low load every GPU is
+ * idle at each pick, and the first would take every batch.
+ */
 int pick_worker(gpu_aes_backend *be)
 {
+	size_t n = be->workers.size();
+	size_t start = __atomic_fetch_add(&be->next_pick, 1, __ATOMIC_RELAXED);
 	int best = -1;
 	uint64_t least = ~0ULL;
 
-	for (size_t i = 0; i < be->workers.size(); i++) {
+	for (size_t k = 0; k < n; k++) {
+		size_t i = (start + k) % n;
 		worker *w = be->workers[i];
 		uint64_t b = __atomic_load_n(&w->inflight_bytes,
 					     __ATOMIC_RELAXED);
@@ -765,6 +773,8 @@ void submit_one(struct gpu_aes_backend *be, struct gpu_aes_batch *b)
 		s->failed = true;
 	}
 	w->inflight_bytes += s->bytes;
+	w->batches++;
+	w->bytes += s->bytes;
 	w->tail++;
 	/*
 	 * Every completion thread, not one: the first awake takes the slot.
@@ -828,6 +838,12 @@ void cuda_close(struct gpu_aes_backend *be)
 			    (unsigned long long)be->stats.cpu_batches,
 			    (unsigned long long)be->stats.eio_batches,
 			    be->submit_ns / 1e3 / nb, be->done_ns / 1e3 / nb);
+	/* Which GPUs took the work: pick_worker() spreads it by bytes in flight. */
+	for (worker *w : be->workers)
+		if (w->batches)
+			gpu_aes_log(LOG_INFO, "cuda: gpu %d: %llu batches, %.1f MiB",
+				    w->dev, (unsigned long long)w->batches,
+				    w->bytes / 1048576.0);
 	for (worker *w : be->workers)
 		worker_free(w);
 	be->workers.clear();
