@@ -8,7 +8,7 @@
 #   make bench       gpu-aes-bench -> ../out/bench.json and bench.png
 #
 # Its parts include report.h and bench.h, which include nothing of theirs:
-# main runs the measurements (raw.cu, cpu.c, helper_path.c), they report
+# main runs the measurements (raw.cu, pcie.cu, cpu.c, helper_path.c), they report
 # rows through report.c, and nothing includes back.
 
 BENCH_SRC := bench
@@ -16,7 +16,7 @@ BENCH_BUILD := $(BUILD)/bench
 BENCH := $(BUILD)/gpu-aes-bench
 
 ifeq ($(HAVE_CUDA),1)
-BENCH_OBJS := $(addprefix $(BENCH_BUILD)/,main.o report.o raw.o cpu.o \
+BENCH_OBJS := $(addprefix $(BENCH_BUILD)/,main.o report.o raw.o pcie.o cpu.o \
 	helper_path.o)
 
 $(BENCH_BUILD)/%.o: $(BENCH_SRC)/%.c

@@ -31,13 +31,15 @@ static void usage(FILE *f)
 "                   (1..64 KiB), 1 to all threads submitting\n"
 "  --no-qd1         with --helper: deep-queue runs only\n"
 "  --cpu            OpenSSL EVP on 1 core and on all cores\n"
-"  --pcie           pinned host<->GPU copy bandwidth (the link's bound)\n"
+"  --pcie           pinned host<->GPU copy bandwidth (the link's bound),\n"
+"                   each GPU of --gpus alone, then all of them at once\n"
 "                   (default: all but --dispatch)\n"
 "  --raw-sizes A:B  raw sizes, bytes, x4 steps (default 16384:1073741824)\n"
 "  --req-sizes A:B  helper request sizes, x4 steps (default 512:1048576)\n"
 "  --seconds S      time per measured point (default 1.0)\n"
 "  --threads N      producer/CPU threads (default: all cores)\n"
-"  --gpus LIST      GPUs for the helper path, e.g. 0,1 (default all)\n"
+"  --gpus LIST      GPUs for the helper path and --pcie, e.g. 0,1\n"
+"                   (default all)\n"
 "  --json FILE      write results as JSON (default out/bench.json)\n"
 "  --help\n");
 }
