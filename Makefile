@@ -4,7 +4,7 @@
 #   make              build the helper (and tools) for this machine
 #   make kmod         build gpu_aes.ko against KDIR (default: running kernel)
 #   make check        every test tier that runs without a GPU (what CI runs)
-#   make check-unit   helper unit tests, plain and under ASan/UBSan
+#   make check-unit   helper unit tests, plain, under ASan/UBSan and TSan
 #   make check-vm     the module in qemu on Debian 6.1 and 6.12 kernels
 #   make kunit        KUnit suites on UML, plain and KASAN
 #   make check-gpu    GPU correctness suite (needs an NVIDIA GPU)
