@@ -15,6 +15,8 @@ static struct {
 } tests[MAX_TESTS];
 static int nr_tests;
 static int failed_now;
+static int (*after_each[4])(void);
+static int nr_after_each;
 
 void t_register(const char *name, void (*fn)(void))
 {
@@ -24,6 +26,30 @@ void t_register(const char *name, void (*fn)(void))
 	}
 	tests[nr_tests].name = name;
 	tests[nr_tests++].fn = fn;
+}
+
+void t_after_each(int (*fn)(void))
+{
+	if (nr_after_each == (int)(sizeof(after_each) / sizeof(after_each[0]))) {
+		fprintf(stderr, "too many t_after_each hooks\n");
+		exit(2);
+	}
+	after_each[nr_after_each++] = fn;
+}
+
+/*
+ * A test that returns with something still set up fails: it would have
+ * leaked into the next test (a ring still attached makes every later
+ * start fail with EBUSY) and hidden which test was at fault.
+ */
+static void tear_down(void)
+{
+	int i;
+
+	for (i = 0; i < nr_after_each; i++)
+		if (after_each[i]() && !failed_now)
+			t_fail(__FILE__, __LINE__,
+			       "the test left its fixture set up");
 }
 
 void t_fail(const char *file, int line, const char *what)
@@ -118,6 +144,7 @@ int main(int argc, char **argv)
 		failed_now = 0;
 		t_rand_seed((uint64_t)i * 7919 + 1);
 		tests[i].fn();
+		tear_down();
 		printf("%s %s\n", failed_now ? "FAIL" : "ok  ", tests[i].name);
 		fflush(stdout);
 		if (failed_now)

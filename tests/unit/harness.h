@@ -52,6 +52,13 @@ void t_failf(const char *file, int line, const char *fmt, ...)
 		}							\
 	} while (0)
 
+/*
+ * fn runs after every test, passed or failed: a CHECK returns from the
+ * test at once, so whatever the test would have torn down at its end is
+ * torn down here instead (fn says whether it had anything left to do).
+ */
+void t_after_each(int (*fn)(void));
+
 /* -1 when equal, else the index of the first differing byte. */
 ssize_t t_memdiff(const void *a, const void *b, size_t n);
 

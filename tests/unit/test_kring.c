@@ -640,8 +640,7 @@ TEST(kring_kill_replays_requests_in_flight)
 	CHECK_EQ(ring_done, 1);
 	CHECK_EQ(kstat("recomputed") - rec0, 0);
 
-	kl.host = f.host;
-	f.host = NULL;
+	kl.host = kfix_release(&f);
 	CHECK_EQ(pthread_create(&kl.th, NULL, kill_main, &kl), 0);
 	/* Detach replays everything before the helper's threads go. */
 	CHECK_EQ(wait_until(kreqs_final, &all), 0);
@@ -725,8 +724,7 @@ TEST(kring_kill_with_many_cpus_replays_the_rest)
 	/* At most two batches of at most 64. */
 	CHECK(ring_done >= 1 && ring_done <= 2 * KC_CPUS * 16);
 
-	kl.host = f.host;
-	f.host = NULL;
+	kl.host = kfix_release(&f);
 	CHECK_EQ(pthread_create(&kl.th, NULL, kill_main, &kl), 0);
 	CHECK_EQ(wait_until(kreqs_final, &all), 0);
 	gate_open();

@@ -8,6 +8,7 @@
 
 #include <openssl/evp.h>
 
+#include "harness.h"
 #include "util.h"
 
 int ref_crypt(unsigned int alg, unsigned int dir, const uint8_t *key,
@@ -106,14 +107,31 @@ void kfix_config(struct kring_host_config *cfg, uint32_t queues,
 	cfg->queue_data_size = queue_data;
 }
 
+/* The host a test started and has not stopped, for kfix_after_test(). */
+static struct kring_host *kfix_live;
+
+static int kfix_after_test(void)
+{
+	if (!kfix_live)
+		return 0;
+	kring_host_stop(kfix_live);
+	kfix_live = NULL;
+	return 1;
+}
+
+__attribute__((constructor)) static void kfix_register(void)
+{
+	t_after_each(kfix_after_test);
+}
+
 int kfix_start_cfg(struct kfix *f, const struct kring_host_config *cfg)
 {
 	static int ready;
+	int err;
 
 	f->host = NULL;
 	if (!ready) {
-		int err = kring_init();
-
+		err = kring_init();
 		if (err)
 			return err;
 		ready = 1;
@@ -121,7 +139,10 @@ int kfix_start_cfg(struct kfix *f, const struct kring_host_config *cfg)
 	kring_set_params(0, 1U << 20, 60000);
 	/* The ring, whatever the policy would choose: it is what is tested. */
 	kring_set_dispatch("ring");
-	return kring_host_start(cfg, &f->host);
+	err = kring_host_start(cfg, &f->host);
+	if (!err)
+		kfix_live = f->host;
+	return err;
 }
 
 int kfix_start(struct kfix *f, uint32_t queues, uint32_t entries,
@@ -138,7 +159,19 @@ void kfix_stop(struct kfix *f)
 {
 	if (f->host)
 		kring_host_stop(f->host);
+	if (f->host == kfix_live)
+		kfix_live = NULL;
 	f->host = NULL;
+}
+
+struct kring_host *kfix_release(struct kfix *f)
+{
+	struct kring_host *h = f->host;
+
+	if (h == kfix_live)
+		kfix_live = NULL;
+	f->host = NULL;
+	return h;
 }
 
 int64_t kstat(const char *name)

@@ -61,6 +61,8 @@ void kfix_config(struct kring_host_config *cfg, uint32_t queues,
 		 unsigned int spin_us);
 int kfix_start_cfg(struct kfix *f, const struct kring_host_config *cfg);
 void kfix_stop(struct kfix *f);
+/* The host, now the caller's to stop or kill: the fixture forgets it. */
+struct kring_host *kfix_release(struct kfix *f);
 
 /* A counter of the kernel code (kring_stat()). */
 int64_t kstat(const char *name);
