@@ -8,8 +8,8 @@
 #   make bench       gpu-aes-bench -> ../out/bench.json and bench.png
 #
 # Its parts include report.h and bench.h, which include nothing of theirs:
-# main runs the measurements (raw.cu, pcie.cu, cpu.c, helper_path.c), they report
-# rows through report.c, and nothing includes back.
+# main runs the measurements (raw.cu, pcie.cu, cpu.c, helper_path.c),
+# they report rows through report.c, and nothing includes back.
 
 BENCH_SRC := bench
 BENCH_BUILD := $(BUILD)/bench
