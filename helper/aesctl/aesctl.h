@@ -8,6 +8,7 @@
 #ifndef GPU_AESCTL_H
 #define GPU_AESCTL_H
 
+#include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -242,17 +243,22 @@ int cmd_bench(struct ctl *c, int argc, char **argv);
 	{ "status-file", required_argument, NULL, 'S' },		\
 	{ "help", no_argument, NULL, 'h' }
 
-enum { CTL_OPT_OWN, CTL_OPT_DONE, CTL_OPT_HELP, CTL_OPT_BAD };
+enum { CTL_OPTS_END = -1, CTL_OPTS_HELP = -2, CTL_OPTS_BAD = -3 };
 
 /*
- * In a command's getopt_long() loop (optstring starting with ':', opterr
- * 0): handles the common options and errors.  CTL_OPT_OWN: @o is the
- * command's own; CTL_OPT_DONE: handled; CTL_OPT_HELP: @usage printed, exit
- * 0; CTL_OPT_BAD: message printed, exit 2.
+ * A command's getopt_long() loop (optstring starting with ':'), the common
+ * options and every error handled here: returns the command's own next
+ * option; at the end, CTL_OPTS_END if no operand follows.  CTL_OPTS_HELP:
+ * @usage printed; CTL_OPTS_BAD: message printed.  The command then returns
+ * ctl_opts_exit() of it.
  */
-int ctl_opt(struct ctl *c, int o, char **argv, void (*usage)(FILE *f));
-/* After the loop: no operands allowed.  0, or message printed and -1. */
-int ctl_no_args(int argc, char **argv);
+int ctl_getopt(struct ctl *c, int argc, char **argv, const char *optstring,
+	       const struct option *longopts, void (*usage)(FILE *f));
+
+static inline int ctl_opts_exit(int o)
+{
+	return o == CTL_OPTS_HELP ? CTL_OK : CTL_USAGE;
+}
 
 /*
  * Option parsing helpers: a number in [min, max] or an error message and

@@ -428,17 +428,8 @@ int cmd_bench(struct ctl *c, int argc, char **argv)
 	struct state s;
 	struct jw w;
 
-	while ((o = getopt_long(argc, argv, ":jht:s:a:", longopts, NULL)) != -1) {
-		switch (ctl_opt(c, o, argv, usage)) {
-		case CTL_OPT_HELP:
-			return CTL_OK;
-		case CTL_OPT_DONE:
-			continue;
-		case CTL_OPT_BAD:
-			return CTL_USAGE;
-		default:
-			break;
-		}
+	while ((o = ctl_getopt(c, argc, argv, ":jht:s:a:", longopts,
+				usage)) >= 0) {
 		if (o == 't' && parse_double("bench: --time", optarg, 0.01, 60,
 					     &secs))
 			return CTL_USAGE;
@@ -451,8 +442,8 @@ int cmd_bench(struct ctl *c, int argc, char **argv)
 		if (o == 'a' && parse_algs(optarg, want))
 			return CTL_USAGE;
 	}
-	if (ctl_no_args(argc, argv))
-		return CTL_USAGE;
+	if (o != CTL_OPTS_END)
+		return ctl_opts_exit(o);
 	rc = state_read(c, &s, ST_CRYPTO | ST_HELPER);
 	if (rc)
 		return rc;

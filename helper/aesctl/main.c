@@ -43,7 +43,11 @@ static void usage(FILE *f)
 "See gpu-aesctl(8).\n");
 }
 
-int ctl_opt(struct ctl *c, int o, char **argv, void (*cmd_usage)(FILE *f))
+/* What ctl_opt() did with one option. */
+enum { CTL_OPT_OWN, CTL_OPT_DONE, CTL_OPT_HELP, CTL_OPT_BAD };
+
+static int ctl_opt(struct ctl *c, int o, char **argv,
+		   void (*cmd_usage)(FILE *f))
 {
 	switch (o) {
 	case 'j':
@@ -75,13 +79,33 @@ int ctl_opt(struct ctl *c, int o, char **argv, void (*cmd_usage)(FILE *f))
 	}
 }
 
-int ctl_no_args(int argc, char **argv)
+static int ctl_no_args(int argc, char **argv)
 {
 	if (optind >= argc)
 		return 0;
 	ctl_err("%s: unexpected argument '%s' (see 'gpu-aesctl %s --help')",
 		argv[0], argv[optind], argv[0]);
 	return -1;
+}
+
+int ctl_getopt(struct ctl *c, int argc, char **argv, const char *optstring,
+	       const struct option *longopts, void (*cmd_usage)(FILE *f))
+{
+	int o;
+
+	while ((o = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		switch (ctl_opt(c, o, argv, cmd_usage)) {
+		case CTL_OPT_DONE:
+			continue;
+		case CTL_OPT_HELP:
+			return CTL_OPTS_HELP;
+		case CTL_OPT_BAD:
+			return CTL_OPTS_BAD;
+		default:
+			return o;
+		}
+	}
+	return ctl_no_args(argc, argv) ? CTL_OPTS_BAD : CTL_OPTS_END;
 }
 
 static const struct {

@@ -640,25 +640,16 @@ int cmd_metrics(struct ctl *c, int argc, char **argv)
 	struct state s;
 	int o, rc, err;
 
-	while ((o = getopt_long(argc, argv, ":jho:", longopts, NULL)) != -1) {
-		switch (ctl_opt(c, o, argv, usage)) {
-		case CTL_OPT_HELP:
-			return CTL_OK;
-		case CTL_OPT_DONE:
-			continue;
-		case CTL_OPT_BAD:
-			return CTL_USAGE;
-		default:
-			break;
-		}
+	while ((o = ctl_getopt(c, argc, argv, ":jho:", longopts,
+				usage)) >= 0) {
 		output = optarg;	/* 'o' */
 		if (!*output) {
 			ctl_err("metrics: --output needs a file name");
 			return CTL_USAGE;
 		}
 	}
-	if (ctl_no_args(argc, argv))
-		return CTL_USAGE;
+	if (o != CTL_OPTS_END)
+		return ctl_opts_exit(o);
 	rc = state_read(c, &s, ST_CRYPTO | ST_HELPER);
 	collect(&fs, rc ? NULL : &s);
 	if (fs.oom) {

@@ -533,18 +533,10 @@ int cmd_status(struct ctl *c, int argc, char **argv)
 	struct state s;
 	int o, rc;
 
-	while ((o = getopt_long(argc, argv, ":jh", longopts, NULL)) != -1) {
-		switch (ctl_opt(c, o, argv, usage)) {
-		case CTL_OPT_HELP:
-			return CTL_OK;
-		case CTL_OPT_DONE:
-			break;
-		default:
-			return CTL_USAGE;
-		}
-	}
-	if (ctl_no_args(argc, argv))
-		return CTL_USAGE;
+	/* No option of its own: anything ctl_getopt() returns ends the loop. */
+	o = ctl_getopt(c, argc, argv, ":jh", longopts, usage);
+	if (o != CTL_OPTS_END)
+		return ctl_opts_exit(o);
 	rc = state_read(c, &s, ST_CRYPTO | ST_HELPER);
 	if (rc)
 		return rc;

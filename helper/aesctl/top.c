@@ -463,17 +463,8 @@ int cmd_top(struct ctl *c, int argc, char **argv)
 	long count = 0, nr = 0;
 	int o, batch = 0, tty, rc = CTL_OK;
 
-	while ((o = getopt_long(argc, argv, ":jhd:n:b", longopts, NULL)) != -1) {
-		switch (ctl_opt(c, o, argv, usage)) {
-		case CTL_OPT_HELP:
-			return CTL_OK;
-		case CTL_OPT_DONE:
-			continue;
-		case CTL_OPT_BAD:
-			return CTL_USAGE;
-		default:
-			break;
-		}
+	while ((o = ctl_getopt(c, argc, argv, ":jhd:n:b", longopts,
+				usage)) >= 0) {
 		if (o == 'd' && parse_double("top: -d", optarg, 0.1, 3600,
 					     &interval))
 			return CTL_USAGE;
@@ -483,8 +474,8 @@ int cmd_top(struct ctl *c, int argc, char **argv)
 		if (o == 'b')
 			batch = 1;
 	}
-	if (ctl_no_args(argc, argv))
-		return CTL_USAGE;
+	if (o != CTL_OPTS_END)
+		return ctl_opts_exit(o);
 	rc = state_read(c, &s, 0);
 	state_free(&s);
 	if (rc)
