@@ -8,8 +8,8 @@ Reads OUTDIR/gpus-1-*.json (gpu-aes-bench --gpus 0) and gpus-N-*.json
 (--gpus 0,1,...), alternated runs of the same binary in the same call, and
 OUTDIR/host-only.json (the null backend: the host path with no GPU) when
 present.  Prints Markdown tables: the helper path per algorithm and size
-with each run's figures and the ratio of the means, then the bounds next to
-it (each link alone and all at once, the host's copy bandwidth, the host
+with each run's figures and the ratio of the means, OpenSSL on the same
+host where a run measured it (--cpu), then the bounds next to it (each link alone and all at once, the host's copy bandwidth, the host
 path alone).
 """
 import glob
@@ -72,6 +72,21 @@ def helper_table(by, one, many):
                  mean([r["cpu_s_per_gb"] for r in b])))
 
 
+def openssl_table(by):
+    """OpenSSL EVP rows of any run (gpu-aes-bench --cpu), same host."""
+    every = [r for runs_ in by.values() for results in runs_ for r in results
+             if r["path"] in ("cpu-1", "cpu-all")]
+    if not every:
+        return
+    print()
+    print("| OpenSSL, same host | size | GB/s | CPU per request | s/GB |")
+    print("|---|---|---|---|---|")
+    for r in sorted(every, key=lambda r: (r["alg"], r["size"], r["path"])):
+        print("| %s %s | %s | %.2f | %.2f µs | %.3f |"
+              % (r["alg"], r["note"], size_name(r["size"]), r["gbps"],
+                 r["cpu_us_per_req"], r["cpu_s_per_gb"]))
+
+
 def bounds_table(by, many, host_only):
     print()
     print("| bound | GB/s (each run) | note |")
@@ -112,6 +127,7 @@ def main():
     one, many = counts[0], counts[-1]
     host = os.path.join(sys.argv[1], "host-only.json")
     helper_table(by, one, many)
+    openssl_table(by)
     bounds_table(by, many, load(host) if os.path.exists(host) else [])
 
 
