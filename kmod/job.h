@@ -80,7 +80,10 @@ struct gpu_aes_job_ops {
  * @src: source scatterlist (AEAD: associated data, then text, then tag).
  * @dst: destination scatterlist, same layout.
  * @iv: the request's IV (CTR: updated on completion), or NULL for ECB.
- * @deadline: backlog deadline (jiffies).
+ * @deadline: when the request is recomputed on the CPU (jiffies), set once
+ *	when its caller is first told it will be answered later (-EBUSY or
+ *	-EINPROGRESS) and never moved after: posting an admitted request
+ *	keeps the deadline it got in the backlog.
  * @len: text bytes (GCM decryption: without the tag).
  * @aad_len: GCM: associated data bytes; else 0.
  * @tag: tag in its queue, from reservation to completion.

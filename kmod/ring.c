@@ -192,7 +192,6 @@ static void gpu_aes_tag_release(struct gpu_aes_queue *q,
 	t->state = GPU_AES_TAG_RELEASED;
 	t->job = NULL;
 	q->key_inflight[t->key_slot]--;
-	q->may_admit = true;
 	while (q->tag_tail != q->tag_head) {
 		t = &q->tags[q->tag_tail & mask];
 		if (t->state != GPU_AES_TAG_RELEASED)
@@ -268,8 +267,6 @@ static int gpu_aes_queue_reserve(struct gpu_aes_queue *q,
 	t->seq += 1U << 8;
 	t->key_slot = slot;
 	t->key_gen = gen;
-	/* Not used while RESERVED; set so no stale deadline is ever seen. */
-	t->deadline = jiffies + gpu_aes_timeout_jiffies();
 	t->state = GPU_AES_TAG_RESERVED;
 	gpu_aes_queue_get(q);
 	return 0;
@@ -280,11 +277,18 @@ no_space:
 }
 
 /*
- * Will the space a reservation lacks come back by itself?  Tags and data
- * are freed oldest first, so only when the oldest tag's request is still
- * the queue's (being posted, in flight or being completed): it will
- * complete or time out.  A timed-out oldest tag holds its space until the
- * helper answers it, which may be never.  Lock held.
+ * Will the space a reservation lacks come back by itself, within the
+ * deadlines of the requests that hold it?  Tags and data are freed oldest
+ * first, so only when the oldest tag's request is on the ring (in flight
+ * or being completed: it will complete or time out) or is being posted by
+ * the admission that reserved it (gpu_aes_queue_unlock_post_admitted()).
+ * A timed-out oldest tag holds its space until the helper answers it,
+ * which may be never.  A RESERVED oldest tag has no deadline: its
+ * submitter copies in preemptibly and may be kept off the CPU for as long
+ * as anyone can starve a thread (any user can, on a fully preemptible
+ * kernel: a SCHED_IDLE submitter among its own busy loops), and every
+ * request posted behind it was reserved after it, so the queue filled
+ * while it sat there.  Lock held.
  */
 static bool gpu_aes_queue_space_returns(const struct gpu_aes_queue *q)
 {
@@ -293,13 +297,15 @@ static bool gpu_aes_queue_space_returns(const struct gpu_aes_queue *q)
 	if (q->tag_tail == q->tag_head)
 		return false;
 	t = &q->tags[q->tag_tail & (q->ring->queue_entries - 1)];
-	return t->state != GPU_AES_TAG_TIMED_OUT;
+	return t->state == GPU_AES_TAG_IN_FLIGHT ||
+	       t->state == GPU_AES_TAG_COMPLETING ||
+	       t->state == GPU_AES_TAG_ADMITTED;
 }
 
 /*
  * Copy a reserved request's source into its data space.  No lock: the
- * tag is RESERVED, so nobody else touches it, and our reference keeps the
- * region mapped.
+ * tag is RESERVED or ADMITTED, so nobody else touches it, and our
+ * reference keeps the region mapped.
  */
 static void gpu_aes_queue_copy_in(struct gpu_aes_queue *q,
 				  struct gpu_aes_job *job)
@@ -323,8 +329,11 @@ static void gpu_aes_queue_post(struct gpu_aes_queue *q,
 	struct gpu_aes_sqe sqe = {};
 
 	lockdep_assert_held(&q->lock);
-	/* The deadline counts from here: copying in is not the helper's. */
-	t->deadline = jiffies + gpu_aes_timeout_jiffies();
+	/*
+	 * Never later than the caller was promised: a backlogged request's
+	 * deadline runs from its -EBUSY, not from its admission.
+	 */
+	t->deadline = job->deadline;
 	t->state = GPU_AES_TAG_IN_FLIGHT;
 	q->in_flight++;
 
@@ -409,13 +418,46 @@ static void gpu_aes_ring_finish_cpu(struct list_head *list)
 }
 
 /*
+ * Requests on this queue wait past their deadlines: new ones go to the
+ * CPU at once until the helper completes something here.  Lock held.
+ */
+static void gpu_aes_queue_stall(struct gpu_aes_queue *q)
+{
+	lockdep_assert_held(&q->lock);
+	if (!q->stalled)
+		q->stalled_at = ktime_get_boottime_ns();
+	q->stalled = true;
+}
+
+/*
+ * A backlogged request whose deadline has passed leaves for @cpu.  Its
+ * wait is the helper's doing (only in-flight requests keep a request in
+ * the backlog, gpu_aes_queue_space_returns()), so the queue stalls, as
+ * for a request that timed out on the ring: the next one does not wait
+ * a deadline too.  Lock held.
+ */
+static void gpu_aes_queue_expire_backlogged(struct gpu_aes_queue *q,
+					    struct gpu_aes_job *job,
+					    struct list_head *cpu)
+{
+	lockdep_assert_held(&q->lock);
+	list_move_tail(&job->node, cpu);
+	q->nr_backlog--;
+	gpu_aes_stat_inc(GPU_AES_STAT_TIMEOUTS);
+	gpu_aes_queue_stall(q);
+}
+
+/*
  * Reserve space for the queue's backlogged requests, oldest first, and
  * move them onto @admitted.  One that does not fit does not hold back
  * those behind it (only a want of tags, which every request needs, ends
  * the walk).  One whose tfm can get no key slot, or whose space will not
  * come back by itself (gpu_aes_queue_space_returns()), moves onto @cpu
  * instead: the backlog holds only requests that the queue's own
- * completions will let in.  Lock held, attached.
+ * completions will let in.  One past its deadline goes there too, however
+ * much room there is: an admitted request keeps the deadline it got when
+ * it was backlogged, and it would be replayed as soon as it was posted.
+ * Lock held, attached.
  */
 static void gpu_aes_queue_admit(struct gpu_aes_queue *q,
 				struct list_head *admitted,
@@ -425,10 +467,14 @@ static void gpu_aes_queue_admit(struct gpu_aes_queue *q,
 	int err;
 
 	lockdep_assert_held(&q->lock);
-	q->may_admit = false;
 	list_for_each_entry_safe(job, tmp, &q->backlog, node) {
+		if (time_after_eq(jiffies, job->deadline)) {
+			gpu_aes_queue_expire_backlogged(q, job, cpu);
+			continue;
+		}
 		err = gpu_aes_queue_reserve(q, job);
 		if (!err) {
+			q->tags[job->tag].state = GPU_AES_TAG_ADMITTED;
 			list_move_tail(&job->node, admitted);
 			q->nr_backlog--;
 		} else if (err == -ENOKEY || !gpu_aes_queue_space_returns(q)) {
@@ -441,26 +487,42 @@ static void gpu_aes_queue_admit(struct gpu_aes_queue *q,
 }
 
 /*
- * Admitted requests hold RESERVED tags, which nothing else completes or
- * expires, so -EINPROGRESS is surely their first callback.  Then they are
- * copied in and posted like any submission; one whose queue was detached
- * meanwhile is recomputed on the CPU.
+ * Drop the queue's lock (taken with spin_lock_bh()) and post the requests
+ * gpu_aes_queue_admit() just moved onto @admitted under it.  They hold
+ * ADMITTED tags, which nothing else completes or expires, so -EINPROGRESS
+ * is surely their first callback; then they are copied in and posted like
+ * any submission, with the deadline they got when they were backlogged.
+ * One whose queue was detached meanwhile is recomputed on the CPU.
+ *
+ * From the lock that admitted them to their posting, BHs stay disabled:
+ * an admitted request is in no backlog and its tag has no deadline, so
+ * the context doing this must not be preempted here (and its oldest tag
+ * counts as space that comes back, gpu_aes_queue_space_returns()).  Only
+ * reapers and the deadline scan admit, never a submitter, whose
+ * scheduling any user controls; copying at most queue_entries requests
+ * of at most ring_max_bytes is what a softirq crypto driver does.
  */
-static void gpu_aes_queue_post_admitted(struct gpu_aes_queue *q,
-					struct list_head *admitted, bool *wake)
+static void gpu_aes_queue_unlock_post_admitted(struct gpu_aes_queue *q,
+					       struct list_head *admitted,
+					       bool *wake)
+	__releases(&q->lock)
 {
 	struct gpu_aes_job *job, *tmp;
 	unsigned int refs = 0;
 	LIST_HEAD(lost);
 
-	if (list_empty(admitted))
+	if (list_empty(admitted)) {
+		spin_unlock_bh(&q->lock);
 		return;
+	}
+	local_bh_disable();
+	spin_unlock_bh(&q->lock);
 	list_for_each_entry(job, admitted, node) {
 		job->backlogged = false;
 		gpu_aes_job_finish(job, -EINPROGRESS);
 		gpu_aes_queue_copy_in(q, job);
 	}
-	spin_lock_bh(&q->lock);
+	spin_lock(&q->lock);
 	list_for_each_entry_safe(job, tmp, admitted, node) {
 		list_del(&job->node);
 		if (q->attached)
@@ -469,7 +531,8 @@ static void gpu_aes_queue_post_admitted(struct gpu_aes_queue *q,
 			list_add_tail(&job->node, &lost);
 		refs++;
 	}
-	spin_unlock_bh(&q->lock);
+	spin_unlock(&q->lock);
+	local_bh_enable();
 	while (refs--)
 		gpu_aes_queue_put(q);
 	gpu_aes_ring_finish_cpu(&lost);
@@ -479,9 +542,7 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 			enum gpu_aes_fallback_reason *why)
 {
 	struct gpu_aes_queue *q = gpu_aes_ring_queue(ring);
-	bool reserved = false, wake = false;
-	LIST_HEAD(admitted);
-	LIST_HEAD(cpu);
+	bool wake = false;
 	int ret, err;
 
 	spin_lock_bh(&q->lock);
@@ -495,12 +556,13 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 		*why = GPU_AES_FB_STALLED;
 		ret = GPU_AES_RING_FALLBACK;
 	} else {
-		/* Freed space goes to those already waiting first. */
-		if (q->may_admit && !list_empty(&q->backlog))
-			gpu_aes_queue_admit(q, &admitted, &cpu);
+		/*
+		 * Backlogged requests are admitted by the reapers that free
+		 * space and by the deadline scan, never here: see
+		 * gpu_aes_queue_unlock_post_admitted().
+		 */
 		err = gpu_aes_queue_reserve(q, job);
 		if (!err) {
-			reserved = true;
 			ret = -EINPROGRESS;
 		} else if (err == -ENOKEY) {
 			*why = GPU_AES_FB_NO_KEY;
@@ -508,6 +570,7 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 		} else if (gpu_aes_queue_space_returns(q)) {
 			job->queue = q->id;
 			job->backlogged = true;
+			/* The caller hears -EBUSY now: its wait starts now. */
 			job->deadline = jiffies + gpu_aes_timeout_jiffies();
 			list_add_tail(&job->node, &q->backlog);
 			q->nr_backlog++;
@@ -520,18 +583,15 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 		}
 	}
 	spin_unlock_bh(&q->lock);
-	gpu_aes_queue_post_admitted(q, &admitted, &wake);
-	gpu_aes_ring_finish_cpu(&cpu);
-	if (!reserved) {
-		if (wake)
-			gpu_aes_ring_wake(ring);
+	if (ret != -EINPROGRESS)
 		return ret;
-	}
 
 	/* Up to ring_max_bytes: other CPUs submit and reap meanwhile. */
 	gpu_aes_queue_copy_in(q, job);
 	spin_lock_bh(&q->lock);
 	if (q->attached) {
+		/* -EINPROGRESS is the answer from here: so is the deadline. */
+		job->deadline = jiffies + gpu_aes_timeout_jiffies();
 		gpu_aes_queue_post(q, job, &wake);
 	} else {
 		/* Detach is waiting for us; the tag dies with the table. */
@@ -654,7 +714,7 @@ static int gpu_aes_queue_reap(struct gpu_aes_queue *q, bool *wake)
 {
 	struct gpu_aes_job *job, *tmp;
 	u32 tail, end, mask, target = 0;
-	u64 t0, bytes;
+	u64 t0, t1, bytes;
 	int accepted = 0, ret = 0;
 	bool first = true;
 
@@ -695,8 +755,7 @@ static int gpu_aes_queue_reap(struct gpu_aes_queue *q, bool *wake)
 		if (list_empty(&done)) {
 			/* Late completions may have freed space. */
 			gpu_aes_queue_admit(q, &admitted, &cpu);
-			spin_unlock_bh(&q->lock);
-			gpu_aes_queue_post_admitted(q, &admitted, wake);
+			gpu_aes_queue_unlock_post_admitted(q, &admitted, wake);
 			gpu_aes_ring_finish_cpu(&cpu);
 			continue;
 		}
@@ -714,7 +773,10 @@ static int gpu_aes_queue_reap(struct gpu_aes_queue *q, bool *wake)
 				gpu_aes_tag_release(q, &q->tags[job->tag]);
 			gpu_aes_queue_admit(q, &admitted, &cpu);
 		}
-		spin_unlock_bh(&q->lock);
+		/* Others' copies in are not what completing costs. */
+		t1 = ktime_get_ns();
+		gpu_aes_queue_unlock_post_admitted(q, &admitted, wake);
+		t0 += ktime_get_ns() - t1;
 		gpu_aes_queue_put(q);
 
 		bytes = 0;
@@ -725,7 +787,6 @@ static int gpu_aes_queue_reap(struct gpu_aes_queue *q, bool *wake)
 		}
 		/* What completing costs, for the dispatch policy. */
 		gpu_aes_dispatch_note_complete(q, ktime_get_ns() - t0, bytes);
-		gpu_aes_queue_post_admitted(q, &admitted, wake);
 		gpu_aes_ring_finish_cpu(&cpu);
 	}
 	spin_unlock_bh(&q->lock);
@@ -779,8 +840,8 @@ static void gpu_aes_queue_timeout_fn(struct work_struct *work)
 		goto out;
 	now = jiffies;
 	/*
-	 * Only IN_FLIGHT tags have deadlines (RESERVED ones are still being
-	 * copied in by their submitters); stop after the last of them.
+	 * Only IN_FLIGHT tags have deadlines (RESERVED and ADMITTED ones are
+	 * still being copied in); stop after the last of them.
 	 */
 	left = q->in_flight;
 	for (i = q->tag_tail; left && i != q->tag_head; i++) {
@@ -794,9 +855,7 @@ static void gpu_aes_queue_timeout_fn(struct work_struct *work)
 			t->job = NULL;
 			q->in_flight--;
 			gpu_aes_stat_inc(GPU_AES_STAT_TIMEOUTS);
-			if (!q->stalled)
-				q->stalled_at = ktime_get_boottime_ns();
-			q->stalled = true;
+			gpu_aes_queue_stall(q);
 		} else if (!armed || time_before(t->deadline, next)) {
 			next = t->deadline;
 			armed = true;
@@ -808,9 +867,7 @@ static void gpu_aes_queue_timeout_fn(struct work_struct *work)
 			list_move_tail(&job->node, &expired);
 			q->nr_backlog--;
 		} else if (time_after_eq(now, job->deadline)) {
-			list_move_tail(&job->node, &expired);
-			q->nr_backlog--;
-			gpu_aes_stat_inc(GPU_AES_STAT_TIMEOUTS);
+			gpu_aes_queue_expire_backlogged(q, job, &expired);
 		}
 	}
 	/*
@@ -826,9 +883,8 @@ static void gpu_aes_queue_timeout_fn(struct work_struct *work)
 	if (armed)
 		gpu_aes_queue_arm_timeout(q, next);
 out:
-	spin_unlock_bh(&q->lock);
+	gpu_aes_queue_unlock_post_admitted(q, &admitted, &wake);
 	mutex_unlock(&q->scan_mutex);
-	gpu_aes_queue_post_admitted(q, &admitted, &wake);
 	gpu_aes_ring_finish_cpu(&expired);
 	if (wake)
 		gpu_aes_ring_wake(q->ring);
@@ -943,7 +999,6 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 		q->complete_ns_per_kib = 0;
 		q->stalled = false;
 		q->stalled_at = 0;
-		q->may_admit = false;
 		/* A scan cancelled by the last detach is not queued any more. */
 		q->scan_armed = false;
 		q->attached = true;

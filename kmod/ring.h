@@ -50,8 +50,13 @@ struct gpu_aes_tfm_key;
  * enum gpu_aes_tag_state - life of a tag.
  * @GPU_AES_TAG_FREE: not allocated.
  * @GPU_AES_TAG_RESERVED: space and key slot taken; its submitter copies the
- *	source in without the lock and then posts it.  Never expires: the
- *	request is not on the ring yet.
+ *	source in without the lock and then posts it.  Never expires (its
+ *	submitter owns the request), and as the oldest tag it does not count
+ *	as space that comes back (gpu_aes_queue_space_returns()): a
+ *	submitter may be kept off the CPU indefinitely.
+ * @GPU_AES_TAG_ADMITTED: reserved by admission for a backlogged request;
+ *	posted by the context that admitted it before it can be preempted
+ *	(gpu_aes_queue_unlock_post_admitted()).
  * @GPU_AES_TAG_IN_FLIGHT: posted, owned by the ring.
  * @GPU_AES_TAG_TIMED_OUT: its request was completed on the CPU; the tag and
  *	data space stay reserved until the helper completes it or detaches.
@@ -62,6 +67,7 @@ struct gpu_aes_tfm_key;
 enum gpu_aes_tag_state {
 	GPU_AES_TAG_FREE,
 	GPU_AES_TAG_RESERVED,
+	GPU_AES_TAG_ADMITTED,
 	GPU_AES_TAG_IN_FLIGHT,
 	GPU_AES_TAG_TIMED_OUT,
 	GPU_AES_TAG_COMPLETING,
@@ -70,11 +76,13 @@ enum gpu_aes_tag_state {
 
 /**
  * struct gpu_aes_tag - kernel-private state of one queue entry.
- * @job: the request while RESERVED, IN_FLIGHT or COMPLETING, else NULL.
+ * @job: the request while RESERVED, ADMITTED, IN_FLIGHT or COMPLETING,
+ *	else NULL.
  * @end: the queue's byte-ring position just past this tag's data space.
  * @data_off: offset of the request's bytes in the data area.
  * @len: text bytes of the request.
- * @deadline: jiffies after which the request is recomputed on the CPU.
+ * @deadline: jiffies after which the request is recomputed on the CPU:
+ *	its job's, set when its caller was promised an answer.
  * @seq: bumped on every use, its low 8 bits the queue's number, so a
  *	completion must echo it on the right queue.
  * @key_gen: key table generation the sqe names (taken at reservation).
@@ -108,16 +116,14 @@ struct gpu_aes_tag {
  *	from expiring while a test submits.
  * @timeout_work: the queue's deadline scan.
  * @attached: a region is attached.
- * @stalled: a request on this queue timed out and the helper has not
- *	completed anything on it since.  New requests then go to the CPU at
- *	once and the backlog is flushed to the CPU: a consumer that waits for
- *	each -EBUSY request's -EINPROGRESS (dm-crypt does) would otherwise
- *	crawl at one request per timeout.  Cleared by the next valid
- *	completion on the queue.
+ * @stalled: a request on this queue timed out (on the ring or in the
+ *	backlog) and the helper has not completed anything on it since.  New
+ *	requests then go to the CPU at once and the backlog is flushed to
+ *	the CPU: a consumer that waits for each -EBUSY request's
+ *	-EINPROGRESS (dm-crypt does) would otherwise crawl at one request
+ *	per timeout.  Cleared by the next valid completion on the queue.
  * @stalled_at: CLOCK_BOOTTIME (ns) when @stalled last went from false to
  *	true; for gpu_aes_ring_status() only.
- * @may_admit: space was freed since admission last ran, so a submitter
- *	with a backlog in front of it runs admission first.
  * @scan_armed: @timeout_work is queued to run at @scan_at.
  * @scan_at: see @scan_armed.
  * @qhdr: the queue's header in the region.
@@ -153,7 +159,6 @@ struct gpu_aes_queue {
 
 	bool attached;
 	bool stalled;
-	bool may_admit;
 	bool scan_armed;
 	unsigned long scan_at;
 	u64 stalled_at;
@@ -388,9 +393,10 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring);
  * GPU_AES_DATA_ALIGN) bytes of the queue's slice under the queue's lock,
  * copies the input in (job->ops->copy_in) without it, then writes the sqe
  * and publishes it.  A request waits in the backlog only for space that
- * the queue's own requests will free: one with no key slot, or blocked by
- * a timed-out oldest request, goes to the CPU at once.  Any context up to
- * softirq; never sleeps or allocates.
+ * the queue's own in-flight requests will free: one with no key slot, or
+ * blocked by a timed-out or still reserved oldest request, goes to the CPU
+ * at once.  Never admits backlogged requests (reapers and the deadline
+ * scan do).  Any context up to softirq; never sleeps or allocates.
  *
  * Return: -EINPROGRESS (posted), -EBUSY (backlogged) or
  * GPU_AES_RING_FALLBACK (the caller must run it on the CPU; also when the

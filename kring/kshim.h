@@ -243,6 +243,9 @@ void kshim_lock_init(pthread_mutex_t *m);
 #define lockdep_assert_held(l)	((void)(l))
 #define local_bh_disable()	do { } while (0)
 #define local_bh_enable()	do { } while (0)
+/* sparse's lock annotations. */
+#define __releases(x)
+#define __acquires(x)
 
 /* ---- time (linux/jiffies.h) ---- */
 

@@ -19,94 +19,9 @@
 #include <linux/workqueue.h>
 
 #include "fake_helper.h"
+#include "park.h"
 #include "ring.h"
 #include "test_util.h"
-
-#define GT_WAIT		(60 * HZ)
-
-/* Where the mid_copy hook parks the first copy of the kind asked for. */
-struct gt_park {
-	bool out;
-	atomic_t hits;
-	struct completion entered;
-	struct completion go;
-};
-
-static struct gt_park gt_park;
-
-static void gt_park_hook(struct gpu_aes_ring *ring, bool out)
-{
-	if (out != gt_park.out || atomic_inc_return(&gt_park.hits) != 1)
-		return;
-	complete(&gt_park.entered);
-	wait_for_completion(&gt_park.go);
-}
-
-static void gt_hook_remove(void *data)
-{
-	/* Never leave a parked thread behind, even after a failed assert. */
-	complete_all(&gt_park.go);
-	WRITE_ONCE(gpu_aes_ring.mid_copy, NULL);
-}
-
-static void gt_hook_set(struct kunit *test,
-			void (*fn)(struct gpu_aes_ring *ring, bool out))
-{
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_hook_remove,
-							NULL), 0);
-	WRITE_ONCE(gpu_aes_ring.mid_copy, fn);
-}
-
-static void gt_park_at(struct kunit *test, bool out)
-{
-	gt_park.out = out;
-	atomic_set(&gt_park.hits, 0);
-	init_completion(&gt_park.entered);
-	init_completion(&gt_park.go);
-	gt_hook_set(test, gt_park_hook);
-}
-
-/* A kthread running one call, so the test can park it and go on. */
-struct gt_call {
-	struct gt_req *r;	/* submit r, or ... */
-	bool detach;		/* ... detach the ring, or reap it */
-	int ret;
-	struct completion done;
-};
-
-static int gt_call_fn(void *data)
-{
-	struct gt_call *c = data;
-
-	if (c->r)
-		c->ret = gt_req_start(c->r, false);
-	else if (c->detach)
-		gpu_aes_ring_detach(&gpu_aes_ring);
-	else
-		c->ret = gpu_aes_ring_reap(&gpu_aes_ring, 0);
-	complete(&c->done);
-	return 0;
-}
-
-static struct gt_call *gt_call_start(struct kunit *test, struct gt_req *r,
-				     bool detach)
-{
-	struct gt_call *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	struct task_struct *k;
-
-	KUNIT_ASSERT_NOT_NULL(test, c);
-	c->r = r;
-	c->detach = detach;
-	init_completion(&c->done);
-	k = kthread_run(gt_call_fn, c, "gt_call");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
-	return c;
-}
-
-static bool gt_call_wait(struct gt_call *c)
-{
-	return wait_for_completion_timeout(&c->done, GT_WAIT);
-}
 
 /* Detach has begun: no new references, and it waits for the old ones. */
 static bool gt_wait_detaching(void)
@@ -148,8 +63,7 @@ static void gpu_aes_conc_scan_mid_copy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_req_start(a, false), -EINPROGRESS);
 	atomic_set(&gt_park.hits, 0);
 	c = gt_call_start(test, b, false);
-	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&gt_park.entered,
-							    GT_WAIT));
+	KUNIT_EXPECT_TRUE(test, gt_park_wait());
 	until = jiffies + msecs_to_jiffies(1) + 1;
 	while (time_before_eq(jiffies, until))
 		schedule_timeout_uninterruptible(1);
@@ -166,7 +80,7 @@ static void gpu_aes_conc_scan_mid_copy(struct kunit *test)
 	gt_req_expect_done(test, a);
 
 	/* Reserved before the stall, so b still goes to the ring. */
-	complete(&gt_park.go);
+	gt_park_release();
 	KUNIT_ASSERT_TRUE(test, gt_call_wait(c));
 	KUNIT_EXPECT_EQ(test, c->ret, -EINPROGRESS);
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, 2), 2);
@@ -205,8 +119,7 @@ static void gpu_aes_conc_detach_mid_copy_in(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_req_start(a, false), -EINPROGRESS);
 	atomic_set(&gt_park.hits, 0);
 	c = gt_call_start(test, b, false);
-	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&gt_park.entered,
-							    GT_WAIT));
+	KUNIT_ASSERT_TRUE(test, gt_park_wait());
 	d = gt_call_start(test, NULL, true);
 	KUNIT_EXPECT_TRUE(test, gt_wait_detaching());
 	/* Held back by b's reference; 100 ms is plenty to finish if not. */
@@ -214,7 +127,7 @@ static void gpu_aes_conc_detach_mid_copy_in(struct kunit *test)
 							     HZ / 10));
 	KUNIT_EXPECT_EQ(test, gt_req_events(a), 0);
 
-	complete(&gt_park.go);
+	gt_park_release();
 	KUNIT_ASSERT_TRUE(test, gt_call_wait(c));
 	KUNIT_ASSERT_TRUE(test, gt_call_wait(d));
 	KUNIT_EXPECT_EQ(test, c->ret, 0);
@@ -249,8 +162,7 @@ static void gpu_aes_conc_detach_mid_copy_out(struct kunit *test)
 
 	gt_park_at(test, true);
 	c = gt_call_start(test, NULL, false);
-	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&gt_park.entered,
-							    GT_WAIT));
+	KUNIT_ASSERT_TRUE(test, gt_park_wait());
 	KUNIT_EXPECT_EQ(test, GT_Q0->tags[sqe.tag].state,
 			GPU_AES_TAG_COMPLETING);
 	d = gt_call_start(test, NULL, true);
@@ -259,7 +171,7 @@ static void gpu_aes_conc_detach_mid_copy_out(struct kunit *test)
 							     HZ / 10));
 	KUNIT_EXPECT_EQ(test, gt_req_events(a), 0);
 
-	complete(&gt_park.go);
+	gt_park_release();
 	KUNIT_ASSERT_TRUE(test, gt_call_wait(c));
 	KUNIT_ASSERT_TRUE(test, gt_call_wait(d));
 	KUNIT_EXPECT_EQ(test, c->ret, 1);

@@ -366,7 +366,7 @@ static int mc_all_done(void *arg)
 	struct mc_thread *t = arg;
 
 	for (unsigned int i = 0; i < MC_REQS; i++)
-		if (!is_done(&t->reqs[i].r))
+		if (t->reqs[i].ret && !is_done(&t->reqs[i].r))
 			return 0;
 	return 1;
 }
@@ -394,7 +394,8 @@ static void *mc_main(void *arg)
 			      q->len, q->aad_len, q->iv, KRING_MAY_BACKLOG,
 			      on_done, &q->r);
 		q->ret = kring_submit(q->req);
-		if (q->ret != -EINPROGRESS && q->ret != -EBUSY) {
+		/* 0: run on the CPU before the call returned (see below). */
+		if (q->ret != -EINPROGRESS && q->ret != -EBUSY && q->ret) {
 			t->err = 2;
 			return NULL;
 		}
@@ -408,8 +409,11 @@ static void *mc_main(void *arg)
  * Eight CPUs on four queues (CPU c on queue c % 4) submit ECB, CTR, XTS
  * and GCM requests at once, each keeping all of its own outstanding.
  * Every request completes exactly once with OpenSSL's bytes (and CTR's
- * output IV); each queue carried exactly its two CPUs' requests; all of
- * them went through the ring.
+ * output IV); each queue carried exactly the requests of its two CPUs
+ * that went to the ring: all of them, but for any that found their queue
+ * full behind the other CPU's reservation while that thread was
+ * preempted in its copy-in (a thread, unlike a kernel submitter, always
+ * can be), which ran on the CPU at once (fallback_full) and nowhere else.
  */
 TEST(kring_many_cpus_submit_at_once)
 {
@@ -420,9 +424,11 @@ TEST(kring_many_cpus_submit_at_once)
 	static struct mc_thread th[MC_CPUS];
 	int64_t ring0 = kstat("ring_requests"), fb0 = kstat("fallback_requests");
 	int64_t bl0 = kstat("backlogged"), rec0 = kstat("recomputed");
+	int64_t full0 = kstat("fallback_full");
 	int64_t alg0[4], per_q[MC_QUEUES] = { 0 }, nr_alg[4] = { 0 };
+	int64_t q_cpu[MC_QUEUES] = { 0 };
 	const struct gpu_aes_region *r;
-	unsigned int i, j, started = 0, bad = 0, busy = 0;
+	unsigned int i, j, started = 0, bad = 0, busy = 0, cpu = 0;
 	struct kfix f;
 	int err = 0;
 
@@ -465,13 +471,22 @@ TEST(kring_many_cpus_submit_at_once)
 				   (q->alg == GPU_AES_ALG_GCM ? 16 : 0);
 
 			busy += q->ret == -EBUSY;
-			if (!is_done(&q->r) || q->r.status ||
-			    q->r.admitted != (q->ret == -EBUSY) ||
-			    !q->dst || memcmp(q->dst, q->ref, n) != 0 ||
+			if (q->ret) {
+				if (!is_done(&q->r) || q->r.status ||
+				    q->r.admitted != (q->ret == -EBUSY))
+					bad++;
+			} else if (is_done(&q->r)) {
+				bad++;	/* a callback after a synchronous answer */
+			}
+			if (!q->dst || memcmp(q->dst, q->ref, n) != 0 ||
 			    memcmp(q->iv, q->next_iv, 16) != 0)
 				bad++;
-			if (q->alg)
+			if (!q->ret) {
+				cpu++;
+				q_cpu[i % MC_QUEUES]++;
+			} else if (q->alg) {
 				nr_alg[q->alg - 1]++;
+			}
 			kring_req_free(q->req);
 			free(q->src);
 			free(q->dst);
@@ -481,13 +496,16 @@ TEST(kring_many_cpus_submit_at_once)
 	CHECK_EQ(err, 0);
 	CHECK_EQ(bad, 0);
 	for (i = 0; i < MC_QUEUES; i++)
-		CHECK_EQ(per_q[i], 2 * MC_REQS);
-	CHECK_EQ(kstat("ring_requests") - ring0, MC_CPUS * MC_REQS);
+		CHECK_EQ(per_q[i], 2 * MC_REQS - q_cpu[i]);
+	CHECK_EQ(kstat("ring_requests") - ring0, MC_CPUS * MC_REQS - cpu);
 	for (i = 0; i < 4; i++)
 		CHECK_EQ(kstat(per_alg[i]) - alg0[i], nr_alg[i]);
 	CHECK_EQ(kstat("backlogged") - bl0, busy);
-	CHECK_EQ(kstat("fallback_requests") - fb0, 0);
+	CHECK_EQ(kstat("fallback_requests") - fb0, cpu);
+	CHECK_EQ(kstat("fallback_full") - full0, cpu);
 	CHECK_EQ(kstat("recomputed") - rec0, 0);
+	/* Nearly all on the ring: a full queue behind a preempted copy is rare. */
+	CHECK(cpu <= MC_CPUS * MC_REQS / 10);
 }
 
 /* ---- a full queue ---- */
