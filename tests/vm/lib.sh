@@ -166,6 +166,28 @@ expect_routed() {
 	return 1
 }
 
+# restart_helper [OPTION...]: stop the running helper and start a new one
+# with the cpu backend and OPTIONs (logging where the first one did), on
+# the CPUs HELPER_CPUS lists (taskset's list; default: any); wait (at most
+# 30 s) until it has attached.  Returns 1 if it did not.
+restart_helper() {
+	_rh_old=$(pidof gpu-aes-helper)
+	_rh_att=$(counter helper_attaches)
+	if [ -n "$_rh_old" ]; then
+		kill -TERM $_rh_old
+		while kill -0 $_rh_old 2>/dev/null; do sleep 0.1; done
+	fi
+	${HELPER_CPUS:+taskset -c "$HELPER_CPUS"} \
+		"$GPU_AES_HELPER_BIN" --backend cpu --device /dev/gpu_aes "$@" \
+		2>>"$GPU_AES_HELPER_LOG" &
+	_rh_i=0
+	until [ "$(counter helper_attaches)" != "$_rh_att" ]; do
+		_rh_i=$((_rh_i + 1))
+		[ $_rh_i -lt 300 ] || return 1
+		sleep 0.1
+	done
+}
+
 # The test's exit status: 0 when no case failed.
 finish() {
 	[ "$nfail" = 0 ]

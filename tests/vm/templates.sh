@@ -162,18 +162,9 @@ EOF
 full_ring() {
 	d=$(echo "$found" | awk '$1 == "ccm(aes)" { print $2; exit }')
 	[ -n "$d" ] || return 0
-	old=$(pidof gpu-aes-helper)
-	attaches=$(counter helper_attaches)
-	kill -TERM "$old"
-	while kill -0 "$old" 2>/dev/null; do sleep 0.1; done
 	# One queue: with one per CPU the 24 callers would split over them.
-	"$GPU_AES_HELPER_BIN" --backend cpu --device /dev/gpu_aes --queues 1 \
-		--entries 16 2>>"$GPU_AES_HELPER_LOG" &
-	i=0
-	while [ "$(counter helper_attaches)" = "$attaches" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	restart_helper --queues 1 --entries 16 ||
+		{ fail "the helper did not attach with one queue"; return; }
 	hp=$(pidof gpu-aes-helper)
 	t0=$(param timeout_ms)
 	echo 60000 >"$PARAMS/timeout_ms"
@@ -215,17 +206,7 @@ full_ring() {
 		fail "$d on a full ring"
 	echo "$t0" >"$PARAMS/timeout_ms"
 	# Leave the helper as the other suites expect it.
-	kill -TERM "$hp"
-	while kill -0 "$hp" 2>/dev/null; do sleep 0.1; done
-	"$GPU_AES_HELPER_BIN" --backend cpu --device /dev/gpu_aes \
-		2>>"$GPU_AES_HELPER_LOG" &
-	i=0
-	until [ -n "$(pidof gpu-aes-helper)" ] &&
-		[ "$(counter helper_attaches)" = $((attaches + 2)) ]; do
-		i=$((i + 1))
-		[ $i -lt 300 ] || { fail "the default helper did not come back"; break; }
-		sleep 0.1
-	done
+	restart_helper || fail "the default helper did not come back"
 }
 with_helper && full_ring
 [ "$min" -le 256 ] || note "ring_min_bytes $min: the inner requests may be too short for the ring"

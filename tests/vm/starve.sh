@@ -1,0 +1,128 @@
+#!/bin/sh
+# starve.sh - a local user who starves its own AF_ALG submitters in the
+# middle of gpu_aes's copy-in cannot make anyone else wait.  On a fully
+# preemptible kernel (preempt=full: PREEMPT and RT kernels, and Debian's
+# when booted so) starver (tests/vm/starver.c), as uid 65534, runs two
+# submitting threads SCHED_IDLE on CPU 1 beside one of its own that wakes
+# every 10 ms and then spins 1.2 s: the wake-up preempts a submitter
+# wherever it is, often with a reserved tag and half a request copied,
+# and the spinning keeps it there longer than a deadline (1 s).  The
+# helper serves one queue of 16 entries, so every caller shares that
+# queue with the starved tag.  Root's AF_ALG ctr(aes) requests and
+# dm-crypt's O_DIRECT writes and reads, from CPU 0, are timed alone and
+# then under the attack.  (Before the fix this showed root's requests
+# waiting 1019 ms, a deadline, with timeouts.)
+#
+# Asserted: every byte right; no request timed out or waited a deadline
+# (the slowest under attack below timeout_ms, and within a small multiple
+# of the slowest alone); and the attack did bite: the queue
+# filled behind a starved reservation, so requests had to go elsewhere
+# (fallback_full > 0) - to the CPU at once, not into the backlog to wait
+# for space that does not come back.  Without preempt=full the attack
+# cannot preempt the copy: the suite says so and checks nothing.
+. "$(dirname "$0")/lib.sh"
+
+with_helper || { note "no helper: no ring to starve"; exit 0; }
+mode=$(cat /sys/kernel/debug/sched/preempt 2>/dev/null)
+case $mode in
+*"(full)"*) ;;
+*) note "preemption is '${mode:-unknown}', not full: a submitter cannot be preempted mid-copy"; exit 0 ;;
+esac
+[ "$(grep -c '^processor' /proc/cpuinfo)" -ge 2 ] ||
+	{ note "one CPU: the victim would share it with the busy loops"; exit 0; }
+
+d=$TMP/starve
+mkdir -p "$d"
+chmod 1777 "$d"
+name=gpuaes-starve
+old_timeout=$(param timeout_ms)
+hog=
+cleanup() {
+	[ -n "$hog" ] && kill "$hog" 2>/dev/null
+	echo "$old_timeout" >"$PARAMS/timeout_ms"
+	cryptsetup close "$name" 2>/dev/null
+	rmmod brd 2>/dev/null
+	rm -rf "$d"
+	# Leave the helper as the other suites expect it.
+	restart_helper || echo "FAIL the default helper did not come back"
+}
+trap cleanup EXIT
+/sbin/modprobe algif_skcipher
+echo 1000 >"$PARAMS/timeout_ms"
+
+# One queue of 16 entries: every CPU's requests share it with starver's.
+# The helper and dm-crypt's work stay on CPU 0: what is measured is what
+# the ring does to the victim, not what busy loops on CPU 1 do to any
+# thread that shares CPU 1 with them (any user can do that, with or
+# without gpu_aes).
+HELPER_CPUS=0 restart_helper --queues 1 --entries 16 ||
+	{ fail "the helper did not attach with one queue"; finish; exit; }
+
+ctr_volume "$name" 8192 "$d" --perf-same_cpu_crypt || { finish; exit; }
+
+# victim TAG SECONDS: AF_ALG then dm-crypt, each for SECONDS, every
+# request timed; sets AF_MAX and DM_MAX (ms).
+victim() {
+	_ok=0
+	reqtime --cpu 0 --len 16384 --seed 3 --seconds "$2" 100 \
+		>"$d/af.$1" 2>&1 || _ok=1
+	reqtime --cpu 0 --len 65536 --seed 5 --dev /dev/mapper/$name \
+		--seconds "$2" 64 >"$d/dm.$1" 2>&1 || _ok=1
+	[ $_ok = 0 ] || sed 's/^/    /' "$d/af.$1" "$d/dm.$1"
+	AF_MAX=$(sed -n 's/^stat .*max_ms=\([0-9]*\).*/\1/p' "$d/af.$1")
+	DM_MAX=$(sed -n 's/^stat .*max_ms=\([0-9]*\).*/\1/p' "$d/dm.$1")
+	note "$1: AF_ALG $(sed -n 's/^stat //p' "$d/af.$1")"
+	note "$1: dm-crypt $(sed -n 's/^stat //p' "$d/dm.$1")"
+	[ -n "$AF_MAX" ] && [ -n "$DM_MAX" ] || _ok=1
+	return $_ok
+}
+
+snap b
+victim alone 4 && pass "victim alone: AF_ALG and dm-crypt bytes right" ||
+	{ fail "victim alone"; finish; exit; }
+af_base=$AF_MAX dm_base=$DM_MAX
+
+snap a
+starver --cpu 1 --submitters 2 --holders 1 --hold 1200 --gap 10 \
+	--len 65536 3600 "$d/ready" >"$d/hog.out" 2>&1 &
+hog=$!
+i=0
+until [ -s "$d/ready" ]; do
+	i=$((i + 1))
+	[ $i -lt 600 ] || break
+	kill -0 "$hog" 2>/dev/null || break
+	sleep 0.1
+done
+[ -s "$d/ready" ] && pass "uid 65534 submits from 2 SCHED_IDLE threads on CPU 1 and preempts them for 1.2 s at a time" ||
+	{ cat "$d/hog.out"; fail "starver did not get going"; finish; exit; }
+ok=1
+victim "under attack" 20 || ok=0
+kill "$hog"
+wait "$hog"
+hog=
+note "starver: $(sed -n 's/^stat //p' "$d/hog.out")"
+[ $ok = 1 ] && pass "under attack: every AF_ALG and dm-crypt byte right" ||
+	fail "victim under attack"
+
+delta a timeouts; to=$D
+delta a late_completions; late=$D
+delta a fallback_full; full=$D
+delta a backlogged; bl=$D
+note "under attack: timeouts +$to, late_completions +$late, fallback_full +$full, backlogged +$bl"
+[ "$full" -gt 0 ] &&
+	pass "the attack bit: the queue filled behind a starved reservation ($full requests sent to the CPU at once)" ||
+	fail "the attack never filled the queue behind a starved reservation: this run shows nothing"
+[ "$to" = 0 ] && [ "$late" = 0 ] &&
+	pass "no request timed out under attack" ||
+	fail "requests timed out under attack ($to)"
+# No wait reaches a deadline (1000 ms); and each stays within a small
+# multiple of the victim's own worst case alone (5x, plus 200 ms: the
+# spinning takes one of the guest's two CPUs, and under TCG a host core).
+bound() { [ "$1" -lt 1000 ] && [ "$1" -le $(( $2 * 5 + 200 )) ]; }
+bound "${AF_MAX:-99999}" "$af_base" &&
+	pass "AF_ALG: slowest request ${AF_MAX} ms under attack, ${af_base} ms alone: none waited a deadline" ||
+	fail "AF_ALG: slowest request ${AF_MAX} ms under attack, ${af_base} ms alone"
+bound "${DM_MAX:-99999}" "$dm_base" &&
+	pass "dm-crypt: slowest I/O ${DM_MAX} ms under attack, ${dm_base} ms alone: none waited a deadline" ||
+	fail "dm-crypt: slowest I/O ${DM_MAX} ms under attack, ${dm_base} ms alone"
+finish
