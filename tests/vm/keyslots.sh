@@ -20,14 +20,19 @@ mkdir -p "$d"
 chmod 1777 "$d"
 name=gpuaes-keyslots
 hog=
+old_timeout=$(param timeout_ms)
 cleanup() {
 	[ -n "$hog" ] && kill "$hog" 2>/dev/null
+	echo "$old_timeout" >"$PARAMS/timeout_ms"
 	cryptsetup close "$name" 2>/dev/null
 	rmmod brd 2>/dev/null
 	rm -rf "$d"
 }
 trap cleanup EXIT
 /sbin/modprobe algif_skcipher
+# What is tested is who waits for a key slot, not the helper's speed: a
+# host busy enough to make TCG slow must not turn into a deadline here.
+echo 10000 >"$PARAMS/timeout_ms"
 
 # centiseconds since boot
 cs() { read -r _u _ </proc/uptime; echo "${_u%.*}${_u#*.}" | sed 's/^0*//;s/^$/0/'; }
@@ -76,9 +81,15 @@ until [ -s "$d/ready" ]; do
 done
 [ -s "$d/ready" ] && pass "uid 65534 holds $(cat "$d/ready") AF_ALG tfms, each with a ring request" ||
 	{ cat "$d/hog.out"; fail "keyhog did not get going"; finish; exit; }
+# Every slot is held: keyhog's tfms got them all and keep them busy.  How
+# its extra tfms fare is timing (a slot idle for 1 s is taken over, so a
+# slow host turns fallback_no_key into key_reclaims): a note only.
 delta h fallback_no_key
-[ "$D" -gt 0 ] && pass "the key table is full: keyhog's extra tfms got no slot ($D requests on the CPU)" ||
-	fail "keyhog never ran out of key slots"
+used=$(cat /sys/class/misc/gpu_aes/status/keys_used)
+all=$(cat /sys/class/misc/gpu_aes/status/keys)
+note "keyhog's ramp-up: fallback_no_key +$D, key_reclaims $(delta h key_reclaims; echo "+$D")"
+[ "$used" = "$all" ] && pass "the key table is full: all $all slots held" ||
+	fail "keyhog holds $used of $all key slots"
 
 snap v
 ok=1
