@@ -46,6 +46,7 @@
 #include <linux/vmalloc.h>
 
 #include "chardev.h"
+#include "dispatch.h"
 #include "ring.h"
 #include "stats.h"
 #include "status.h"

@@ -6,8 +6,8 @@
  * Every estimate is an exponentially weighted mean of ns per KiB (1/8 of
  * each new sample).  The CPU's and the ring's submission cost live in the
  * submitting CPU's per-CPU area and only it writes them; a queue's
- * completion cost lives in the queue, written by its reapers; the
- * helper's figures are copied into the ring by reapers, clamped.
+ * completion cost is written by its reapers, through the ring's observer;
+ * the helper's figures are copied into the ring by reapers, clamped.
  */
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
@@ -56,6 +56,13 @@ struct gpu_aes_dispatch_pcpu {
 
 static DEFINE_PER_CPU(struct gpu_aes_dispatch_pcpu, gpu_aes_dispatch_pcpu);
 
+/* What completing a request costs each queue's reapers (ns per KiB). */
+struct gpu_aes_dispatch_queue {
+	u32 complete_ns_per_kib;
+} ____cacheline_aligned_in_smp;
+
+static struct gpu_aes_dispatch_queue gpu_aes_dispatch_queues[GPU_AES_MAX_QUEUES];
+
 /* Costs above this are nonsense; a helper's above it are clamped. */
 #define GPU_AES_COST_MAX	(100U * 1000 * 1000)
 
@@ -81,6 +88,12 @@ void gpu_aes_dispatch_test_set(unsigned int alg, unsigned int class,
 	pc->submit_ns[alg][class] = submit_ns_per_kib;
 }
 
+void gpu_aes_dispatch_test_set_complete(u32 q, u32 complete_ns_per_kib)
+{
+	WRITE_ONCE(gpu_aes_dispatch_queues[q].complete_ns_per_kib,
+		   complete_ns_per_kib);
+}
+
 void gpu_aes_dispatch_test_reset(void)
 {
 	int cpu;
@@ -88,6 +101,7 @@ void gpu_aes_dispatch_test_reset(void)
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&gpu_aes_dispatch_pcpu, cpu), 0,
 		       sizeof(struct gpu_aes_dispatch_pcpu));
+	memset(gpu_aes_dispatch_queues, 0, sizeof(gpu_aes_dispatch_queues));
 }
 #else
 static inline bool gpu_aes_dispatch_frozen(void)
@@ -296,7 +310,7 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 		.submit_ns_per_kib = pc->submit_ns[a][c],
 		.ring_was_chosen = pc->ring_chosen[a][c],
 	};
-	u32 complete = READ_ONCE(q->complete_ns_per_kib);
+	u32 complete = READ_ONCE(gpu_aes_dispatch_queues[q->id].complete_ns_per_kib);
 	enum gpu_aes_choice choice;
 
 	if (in.mode == GPU_AES_DISPATCH_AUTO) {
@@ -405,16 +419,31 @@ cpu:
 	return gpu_aes_dispatch_cpu(job, bytes, pc, timed);
 }
 
-void gpu_aes_dispatch_note_complete(struct gpu_aes_queue *q, u64 ns,
-				    u64 bytes)
+static void gpu_aes_dispatch_attached(u32 nr_queues)
 {
+	u32 i;
+
+	/* A new helper: completion costs of its own. */
+	for (i = 0; i < nr_queues && i < GPU_AES_MAX_QUEUES; i++)
+		WRITE_ONCE(gpu_aes_dispatch_queues[i].complete_ns_per_kib, 0);
+}
+
+static void gpu_aes_dispatch_completed(const struct gpu_aes_queue *q, u64 ns,
+				       u64 bytes)
+{
+	u32 *mean = &gpu_aes_dispatch_queues[q->id].complete_ns_per_kib;
+
 	if (!bytes || gpu_aes_dispatch_frozen())
 		return;
 	/* Concurrent reapers may lose an update: it is a mean. */
-	WRITE_ONCE(q->complete_ns_per_kib,
-		   gpu_aes_ewma(READ_ONCE(q->complete_ns_per_kib),
-				gpu_aes_ns_per_kib(ns, bytes)));
+	WRITE_ONCE(*mean, gpu_aes_ewma(READ_ONCE(*mean),
+				       gpu_aes_ns_per_kib(ns, bytes)));
 }
+
+const struct gpu_aes_ring_observer gpu_aes_dispatch_observer = {
+	.attached = gpu_aes_dispatch_attached,
+	.completed = gpu_aes_dispatch_completed,
+};
 
 /* Mean of the non-zero values; 0 when there is none. */
 struct gpu_aes_mean {
@@ -447,7 +476,7 @@ ssize_t gpu_aes_dispatch_show(char *buf)
 
 	for (i = 0; i < nq; i++)
 		gpu_aes_mean_add(&comp,
-				 READ_ONCE(ring->queues[i].complete_ns_per_kib));
+				 READ_ONCE(gpu_aes_dispatch_queues[i].complete_ns_per_kib));
 	helper = READ_ONCE(ring->helper_ns_per_kib);
 	len = sysfs_emit(buf, "alg bytes cpu_ns_per_kib ring_ns_per_kib auto\n");
 	for (a = 0; a < GPU_AES_NR_ALGS; a++) {

@@ -30,8 +30,9 @@
 
 #include "job.h"
 
+struct attribute_group;
 struct gpu_aes_ring;
-struct gpu_aes_queue;
+struct gpu_aes_ring_observer;
 
 /* Size classes: [256, 1K), [1K, 4K), ... [256K, 1M), 1M and up. */
 #define GPU_AES_NR_CLASSES	7
@@ -169,14 +170,8 @@ unsigned int gpu_aes_size_class(u64 bytes);
 int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 		  u64 bytes);
 
-/**
- * gpu_aes_dispatch_note_complete() - a reaper's timing of completions.
- * @q: the queue it reaped.
- * @ns: time spent copying out and completing.
- * @bytes: bytes of the requests completed.
- */
-void gpu_aes_dispatch_note_complete(struct gpu_aes_queue *q, u64 ns,
-				    u64 bytes);
+/* What the ring reports to the policy (ring.h); set at module init. */
+extern const struct gpu_aes_ring_observer gpu_aes_dispatch_observer;
 
 /**
  * gpu_aes_dispatch_show() - the estimates, for sysfs.
@@ -190,6 +185,9 @@ void gpu_aes_dispatch_note_complete(struct gpu_aes_queue *q, u64 ns,
  * Return: bytes written.
  */
 ssize_t gpu_aes_dispatch_show(char *buf);
+
+/* /sys/class/misc/gpu_aes/dispatch/ (dispatch_sysfs.c). */
+extern const struct attribute_group gpu_aes_dispatch_group;
 
 #if IS_ENABLED(CONFIG_CRYPTO_DEV_GPU_AES_KUNIT_TEST)
 /**
@@ -208,6 +206,8 @@ extern struct gpu_aes_dispatch_test gpu_aes_dispatch_test;
 /* Sets this CPU's estimates for @alg (index) and @class; 0 = unknown. */
 void gpu_aes_dispatch_test_set(unsigned int alg, unsigned int class,
 			       u32 cpu_ns_per_kib, u32 submit_ns_per_kib);
+/* Sets queue @q's completion cost; 0 = unknown. */
+void gpu_aes_dispatch_test_set_complete(u32 q, u32 complete_ns_per_kib);
 /* Forgets every CPU's estimates and hysteresis. */
 void gpu_aes_dispatch_test_reset(void);
 #endif

@@ -89,7 +89,7 @@ static int __init gpu_aes_init(void)
 {
 	int ret;
 
-	ret = gpu_aes_ring_init(&gpu_aes_ring);
+	ret = gpu_aes_ring_init(&gpu_aes_ring, &gpu_aes_dispatch_observer);
 	if (ret)
 		return ret;
 	gpu_aes_stats_sysfs_init();

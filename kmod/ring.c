@@ -23,7 +23,6 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
-#include "dispatch.h"
 #include "keys.h"
 #include "params.h"
 #include "ring.h"
@@ -32,12 +31,14 @@ struct gpu_aes_ring gpu_aes_ring;
 
 static void gpu_aes_queue_timeout_fn(struct work_struct *work);
 
-int gpu_aes_ring_init(struct gpu_aes_ring *ring)
+int gpu_aes_ring_init(struct gpu_aes_ring *ring,
+		      const struct gpu_aes_ring_observer *observer)
 {
 	struct gpu_aes_queue *q;
 	u32 i;
 
 	memset(ring, 0, sizeof(*ring));
+	ring->observer = observer;
 	mutex_init(&ring->setup_mutex);
 	init_waitqueue_head(&ring->wq);
 	spin_lock_init(&ring->key_lock);
@@ -712,6 +713,7 @@ static void gpu_aes_ring_helper_figures(struct gpu_aes_ring *ring)
 
 static int gpu_aes_queue_reap(struct gpu_aes_queue *q, bool *wake)
 {
+	const struct gpu_aes_ring_observer *obs = q->ring->observer;
 	struct gpu_aes_job *job, *tmp;
 	u32 tail, end, mask, target = 0;
 	u64 t0, t1, bytes;
@@ -786,7 +788,8 @@ static int gpu_aes_queue_reap(struct gpu_aes_queue *q, bool *wake)
 			gpu_aes_job_finish(job, job->status);
 		}
 		/* What completing costs, for the dispatch policy. */
-		gpu_aes_dispatch_note_complete(q, ktime_get_ns() - t0, bytes);
+		if (obs)
+			obs->completed(q, ktime_get_ns() - t0, bytes);
 		gpu_aes_ring_finish_cpu(&cpu);
 	}
 	spin_unlock_bh(&q->lock);
@@ -996,7 +999,6 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 		q->data_head = 0;
 		q->data_tail = 0;
 		q->in_flight = 0;
-		q->complete_ns_per_kib = 0;
 		q->stalled = false;
 		q->stalled_at = 0;
 		/* A scan cancelled by the last detach is not queued any more. */
@@ -1006,6 +1008,8 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	}
 	mutex_unlock(&ring->setup_mutex);
 	kfree(qt);
+	if (ring->observer)
+		ring->observer->attached(g.nr_queues);
 	gpu_aes_stat_inc(GPU_AES_STAT_HELPER_ATTACHES);
 	return 0;
 

@@ -146,8 +146,6 @@ struct gpu_aes_tag {
  * @backlog: MAY_BACKLOG requests waiting for space, oldest first.
  * @nr_backlog: their number (a status read must not walk the list under
  *	the lock that submitters take).
- * @complete_ns_per_kib: what completing its requests costs the reapers,
- *	a mean the dispatch policy weighs (dispatch.c).
  */
 struct gpu_aes_queue {
 	spinlock_t lock;		/* the state from @attached on */
@@ -178,11 +176,23 @@ struct gpu_aes_queue {
 	u32 in_flight;
 	struct list_head backlog;
 	u32 nr_backlog;
-	u32 complete_ns_per_kib;
 } ____cacheline_aligned_in_smp;
 
 /**
+ * struct gpu_aes_ring_observer - what the ring tells the policy that
+ * routes requests to it (dispatch.c), so the ring knows nothing of it.
+ * @attached: a helper attached @nr_queues queues: its figures are new.
+ * @completed: a reaper of queue @q spent @ns copying out and completing
+ *	requests of @bytes in all.
+ */
+struct gpu_aes_ring_observer {
+	void (*attached)(u32 nr_queues);
+	void (*completed)(const struct gpu_aes_queue *q, u64 ns, u64 bytes);
+};
+
+/**
  * struct gpu_aes_ring - the attachable region and its queues.
+ * @observer: told of attaches and completion costs (may be NULL).
  * @setup_mutex: serialises attach and detach.
  * @wq: the helper's poll() waits here.
  * @key_lock: protects the key table state from @key_map on, and binding
@@ -224,6 +234,7 @@ struct gpu_aes_queue {
  *	uses, whatever CPU it runs on (UML has one CPU).
  */
 struct gpu_aes_ring {
+	const struct gpu_aes_ring_observer *observer;
 	struct mutex setup_mutex;	/* attach vs detach */
 	wait_queue_head_t wq;
 	spinlock_t key_lock;		/* the key table state */
@@ -331,10 +342,12 @@ extern struct gpu_aes_ring gpu_aes_ring;
 /**
  * gpu_aes_ring_init() - initialise an unattached ring and its queues.
  * @ring: the ring.
+ * @observer: what to tell of attaches and completion costs, or NULL.
  *
  * Return: 0 or -ENOMEM.
  */
-int gpu_aes_ring_init(struct gpu_aes_ring *ring);
+int gpu_aes_ring_init(struct gpu_aes_ring *ring,
+		      const struct gpu_aes_ring_observer *observer);
 
 /**
  * gpu_aes_ring_exit() - free what gpu_aes_ring_init() allocated.

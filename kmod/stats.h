@@ -154,8 +154,6 @@ extern const char *const gpu_aes_stat_names[GPU_AES_NR_STATS];
  */
 extern const struct attribute_group gpu_aes_stats_group;
 void gpu_aes_stats_sysfs_init(void);
-/* The "dispatch" group: the policy's estimates (stats_sysfs.c). */
-extern const struct attribute_group gpu_aes_dispatch_group;
 
 static inline void gpu_aes_stat_add(enum gpu_aes_stat s, s64 v)
 {

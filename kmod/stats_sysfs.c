@@ -1,14 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * stats_sysfs.c - /sys/class/misc/gpu_aes/stats/: one read-only file per
- * counter of stats.h, named by gpu_aes_stat_names[]; and
- * /sys/class/misc/gpu_aes/dispatch/estimates, the dispatch policy's cost
- * estimates (dispatch.h).
+ * counter of stats.h, named by gpu_aes_stat_names[].
  */
 #include <linux/device.h>
 #include <linux/kernel.h>
 
-#include "dispatch.h"
 #include "stats.h"
 
 struct gpu_aes_stat_attr {
@@ -48,22 +45,4 @@ void gpu_aes_stats_sysfs_init(void)
 const struct attribute_group gpu_aes_stats_group = {
 	.name = "stats",
 	.attrs = gpu_aes_stat_attr_ptrs,
-};
-
-static ssize_t estimates_show(struct device *dev, struct device_attribute *attr,
-			      char *buf)
-{
-	return gpu_aes_dispatch_show(buf);
-}
-
-static DEVICE_ATTR_RO(estimates);
-
-static struct attribute *gpu_aes_dispatch_attrs[] = {
-	&dev_attr_estimates.attr,
-	NULL
-};
-
-const struct attribute_group gpu_aes_dispatch_group = {
-	.name = "dispatch",
-	.attrs = gpu_aes_dispatch_attrs,
 };

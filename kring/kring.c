@@ -146,7 +146,7 @@ int kring_init(void)
 
 	if (err)
 		return err;
-	return gpu_aes_ring_init(&gpu_aes_ring);
+	return gpu_aes_ring_init(&gpu_aes_ring, &gpu_aes_dispatch_observer);
 }
 
 void kring_exit(void)

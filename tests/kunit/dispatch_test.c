@@ -34,7 +34,6 @@ static void gt_dispatch_thaw(void *data)
 	WRITE_ONCE(gpu_aes_dispatch_test.frozen, false);
 	WRITE_ONCE(gpu_aes_dispatch_test.saturated, -1);
 	gpu_aes_dispatch_test_reset();
-	WRITE_ONCE(GT_Q0->complete_ns_per_kib, 0);
 	WRITE_ONCE(gpu_aes_ring.helper_ns_per_kib, 0);
 	WRITE_ONCE(gpu_aes_ring.helper_mib_per_s, 0);
 }
@@ -73,7 +72,7 @@ static struct fake_helper *gt_dispatch_setup(struct kunit *test,
 static void gt_costs(u32 cpu, u32 submit, u32 complete)
 {
 	gpu_aes_dispatch_test_set(CTR, C4K, cpu, submit);
-	WRITE_ONCE(GT_Q0->complete_ns_per_kib, complete);
+	gpu_aes_dispatch_test_set_complete(0, complete);
 }
 
 /* Starts a 4 KiB request; true if it went to the ring. */
