@@ -136,6 +136,8 @@ static int gpu_aes_aead_init_tfm(struct crypto_aead *tfm)
 	if (IS_ERR(fb))
 		return PTR_ERR(fb);
 	ctx->fallback = fb;
+	gpu_aes_dispatch_note_cpu_driver(&gpu_aes_gcm_desc,
+					 crypto_tfm_alg_driver_name(crypto_aead_tfm(fb)));
 	gpu_aes_key_init(&ctx->key);
 	crypto_aead_set_reqsize(tfm, sizeof(struct gpu_aes_aead_req_ctx) +
 				crypto_aead_reqsize(fb));

@@ -3,21 +3,25 @@
  * dispatch.c - the request path's choice between the ring and the CPU
  * (dispatch.h), and the cost estimates it is made on.
  *
- * Every estimate is an exponentially weighted mean of ns per KiB (1/8 of
- * each new sample).  The CPU's and the ring's submission cost live in the
+ * Every estimate is an exponentially weighted mean (1/8 of each new
+ * sample).  The CPU's and the ring's submission cost live in the
  * submitting CPU's per-CPU area and only it writes them; a queue's
- * completion cost is written by its reapers, through the ring's observer;
- * the helper's figures are copied into the ring by reapers, clamped.
+ * completion cost is written by its reapers, the ring's lone-request
+ * latency by whichever reaper completes such a request, both through the
+ * ring's observer; the helper's figures are copied into the ring by
+ * reapers, clamped.
  */
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/crypto.h>
 #include <linux/list.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/sizes.h>
 #include <linux/smp.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/tick.h>
@@ -35,6 +39,9 @@
  *	in, posting), ns per KiB.
  * @ring_chosen: the last cost decision was the ring (hysteresis).
  * @decisions: requests routed on this CPU: which to time.
+ * @since_explore: decisions since this CPU last explored.
+ * @depth16: sixteen times a mean of what was in flight on this CPU's
+ *	queue at its decisions (1/16 of each new look).
  * @explore_at: jiffies of this CPU's last decision that went the other
  *	way to measure it.
  * @saturated: busy >= GPU_AES_SATURATED_PCT over the last window.
@@ -47,6 +54,8 @@ struct gpu_aes_dispatch_pcpu {
 	u32 submit_ns[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
 	u8 ring_chosen[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
 	u32 decisions;
+	u32 since_explore;
+	u32 depth16;
 	unsigned long explore_at;
 	bool saturated;
 	unsigned long sat_at;
@@ -56,12 +65,26 @@ struct gpu_aes_dispatch_pcpu {
 
 static DEFINE_PER_CPU(struct gpu_aes_dispatch_pcpu, gpu_aes_dispatch_pcpu);
 
-/* What completing a request costs each queue's reapers (ns per KiB). */
+/*
+ * What completing a request costs each queue's reapers (ns per KiB), and
+ * how long a request posted alone takes on the ring, submission to
+ * callback (ns, per algorithm and class: a property of the helper and
+ * the GPU, not of a queue).  Written by reapers only.
+ */
 struct gpu_aes_dispatch_queue {
 	u32 complete_ns_per_kib;
 } ____cacheline_aligned_in_smp;
 
 static struct gpu_aes_dispatch_queue gpu_aes_dispatch_queues[GPU_AES_MAX_QUEUES];
+static u32 gpu_aes_lone_ns[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES]
+	____cacheline_aligned_in_smp;
+
+/* The CPU driver each algorithm's tfms fall back to, for sysfs. */
+static char gpu_aes_cpu_driver[GPU_AES_NR_ALGS][CRYPTO_MAX_ALG_NAME];
+static DEFINE_SPINLOCK(gpu_aes_cpu_driver_lock);
+
+/* Depths above this count as this much in the lone rule's mean. */
+#define GPU_AES_DEPTH_MAX	64U
 
 /* Costs above this are nonsense; a helper's above it are clamped. */
 #define GPU_AES_COST_MAX	(100U * 1000 * 1000)
@@ -94,6 +117,22 @@ void gpu_aes_dispatch_test_set_complete(u32 q, u32 complete_ns_per_kib)
 		   complete_ns_per_kib);
 }
 
+void gpu_aes_dispatch_test_set_lone(unsigned int alg, unsigned int class,
+				    u32 lone_ns)
+{
+	WRITE_ONCE(gpu_aes_lone_ns[alg][class], lone_ns);
+}
+
+u32 gpu_aes_dispatch_test_complete(u32 q)
+{
+	return READ_ONCE(gpu_aes_dispatch_queues[q].complete_ns_per_kib);
+}
+
+u32 gpu_aes_dispatch_test_lone(unsigned int alg, unsigned int class)
+{
+	return READ_ONCE(gpu_aes_lone_ns[alg][class]);
+}
+
 void gpu_aes_dispatch_test_reset(void)
 {
 	int cpu;
@@ -102,6 +141,7 @@ void gpu_aes_dispatch_test_reset(void)
 		memset(per_cpu_ptr(&gpu_aes_dispatch_pcpu, cpu), 0,
 		       sizeof(struct gpu_aes_dispatch_pcpu));
 	memset(gpu_aes_dispatch_queues, 0, sizeof(gpu_aes_dispatch_queues));
+	memset(gpu_aes_lone_ns, 0, sizeof(gpu_aes_lone_ns));
 }
 #else
 static inline bool gpu_aes_dispatch_frozen(void)
@@ -145,6 +185,26 @@ static u64 gpu_aes_ns_per_kib(u64 ns, u64 bytes)
 	return div64_u64(ns * 1024, max_t(u64, bytes, 1));
 }
 
+/*
+ * The latency rule: a lone request goes where it finishes sooner.  On the
+ * CPU it takes what it costs (the fallback is synchronous); on the ring
+ * the measured latency of a lone request of its class.  Either unknown:
+ * the CPU, which measures itself, while exploration measures the ring.
+ */
+static enum gpu_aes_choice gpu_aes_choose_lone(const struct gpu_aes_dispatch_in *in)
+{
+	u64 cpu_ns = div_u64((u64)in->cpu_ns_per_kib * in->bytes, 1024);
+	u64 ring_ns = in->ring_lone_ns;
+	bool ring_sooner = in->cpu_ns_per_kib && ring_ns &&
+			   ring_ns + ring_ns / 8 < cpu_ns;
+
+	if (ring_sooner)
+		return in->explore ? GPU_AES_CHOOSE_CPU_EXPLORE :
+				     GPU_AES_CHOOSE_RING_LONE;
+	return in->explore ? GPU_AES_CHOOSE_RING_EXPLORE :
+			     GPU_AES_CHOOSE_CPU_LONE;
+}
+
 enum gpu_aes_choice gpu_aes_dispatch_choose(const struct gpu_aes_dispatch_in *in)
 {
 	bool ring_better;
@@ -153,9 +213,9 @@ enum gpu_aes_choice gpu_aes_dispatch_choose(const struct gpu_aes_dispatch_in *in
 		return GPU_AES_CHOOSE_RING_FORCED;
 	if (in->mode == GPU_AES_DISPATCH_CPU)
 		return GPU_AES_CHOOSE_CPU_FORCED;
-	if (in->lone && in->bytes <= GPU_AES_LONE_MAX && !in->saturated)
-		return GPU_AES_CHOOSE_CPU_LONE;
-	/* Not measured yet: the CPU, which never costs more than we displace. */
+	if (in->lone && !in->saturated)
+		return gpu_aes_choose_lone(in);
+	/* Nothing known of the CPU: it never costs more than we displace. */
 	if (!in->cpu_ns_per_kib)
 		return GPU_AES_CHOOSE_CPU_COST;
 	if (!in->ring_ns_per_kib)
@@ -288,6 +348,27 @@ static u32 gpu_aes_ring_cost(u32 submit, u32 complete,
 	return min_t(u64, sum, GPU_AES_COST_MAX);
 }
 
+/*
+ * A class's figure, or the nearest measured class's (the smaller of two
+ * as near): per KiB, neighbouring classes cost alike, and a guess from
+ * them beats sending every new class to one path by default.  0 when no
+ * class is measured.
+ */
+static u32 gpu_aes_borrow(const u32 *row, unsigned int c)
+{
+	unsigned int d;
+	u32 v;
+
+	v = READ_ONCE(row[c]);
+	for (d = 1; !v && d < GPU_AES_NR_CLASSES; d++) {
+		if (c >= d)
+			v = READ_ONCE(row[c - d]);
+		if (!v && c + d < GPU_AES_NR_CLASSES)
+			v = READ_ONCE(row[c + d]);
+	}
+	return v;
+}
+
 /* A timed sample into an estimate, unless KUnit froze them. */
 static void gpu_aes_sample(u32 *mean, u64 t0, u64 bytes)
 {
@@ -297,41 +378,96 @@ static void gpu_aes_sample(u32 *mean, u64 t0, u64 bytes)
 		*mean = gpu_aes_ewma(*mean, gpu_aes_ns_per_kib(ns, bytes));
 }
 
+/*
+ * How many times the path an exploration would take costs the one
+ * chosen, in CPU per KiB whichever rule chose (exploring a path that
+ * costs less costs nothing: 1); 0 when a figure the choice needs is not
+ * known, so it is measured soon.
+ */
+static u32 gpu_aes_explore_ratio(const struct gpu_aes_dispatch_in *in,
+				 enum gpu_aes_choice choice)
+{
+	u64 explored, chosen;
+
+	if (choice == GPU_AES_CHOOSE_RING_LOAD)
+		return 1;	/* never flipped: costs within 2x anyway */
+	if (!in->ring_ns_per_kib || !in->cpu_ns_per_kib ||
+	    (in->lone && !in->ring_lone_ns))
+		return 0;
+	explored = gpu_aes_choice_is_ring(choice) ? in->cpu_ns_per_kib :
+						    in->ring_ns_per_kib;
+	chosen = gpu_aes_choice_is_ring(choice) ? in->ring_ns_per_kib :
+						  in->cpu_ns_per_kib;
+	return (u32)min_t(u64, max_t(u64, DIV_ROUND_UP_ULL(explored, chosen),
+				     1), U32_MAX);
+}
+
+/* Is it this CPU's turn to explore (dispatch.h: GPU_AES_EXPLORE_EVERY)? */
+static bool gpu_aes_explore_due(struct gpu_aes_dispatch_pcpu *pc, u32 ratio)
+{
+	u32 every = gpu_aes_explore_every(ratio);
+	/*
+	 * Exploring a path that costs no more takes nothing from the work,
+	 * only a little latency from one request: no clock.  That is what
+	 * gets a consumer that streams requests out of the CPU's lone rule
+	 * (each request it ran synchronously left the queue empty) once the
+	 * ring is the cheaper path.
+	 */
+	unsigned long gap = ratio == 1 ? 0 :
+			    ratio ? GPU_AES_EXPLORE_JIFFIES :
+			    GPU_AES_EXPLORE_JIFFIES / 10;
+
+	if (gpu_aes_dispatch_frozen())
+		return false;
+	if (++pc->since_explore < every ||
+	    time_before(jiffies, pc->explore_at + gap))
+		return false;
+	pc->since_explore = 0;
+	pc->explore_at = jiffies;
+	return true;
+}
+
 static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 					  struct gpu_aes_job *job, u64 bytes,
-					  struct gpu_aes_dispatch_pcpu *pc)
+					  struct gpu_aes_dispatch_pcpu *pc,
+					  struct gpu_aes_dispatch_in *in)
 {
 	unsigned int a = job->desc->index, c = gpu_aes_size_class(bytes);
 	struct gpu_aes_queue *q = gpu_aes_ring_queue(ring);
-	struct gpu_aes_dispatch_in in = {
-		.mode = READ_ONCE(gpu_aes_dispatch),
-		.bytes = bytes,
-		.cpu_ns_per_kib = pc->cpu_ns[a][c],
-		.submit_ns_per_kib = pc->submit_ns[a][c],
-		.ring_was_chosen = pc->ring_chosen[a][c],
-	};
-	u32 complete = READ_ONCE(gpu_aes_dispatch_queues[q->id].complete_ns_per_kib);
+	u32 submit, complete, depth;
 	enum gpu_aes_choice choice;
 
-	if (in.mode == GPU_AES_DISPATCH_AUTO) {
-		if (in.submit_ns_per_kib && complete)
-			in.ring_ns_per_kib = gpu_aes_ring_cost(in.submit_ns_per_kib,
-							       complete,
-							       ring);
-		in.lone = !READ_ONCE(q->in_flight) && list_empty(&q->backlog);
-		in.saturated = gpu_aes_cpu_saturated(pc);
-		in.spare = in.saturated && gpu_aes_machine_spare();
-		in.headroom = gpu_aes_ring_headroom(ring, q, bytes);
-		/* Measure an unknown ring sooner than a known one. */
-		in.explore = !time_before(jiffies, pc->explore_at +
-			(in.ring_ns_per_kib ? GPU_AES_EXPLORE_JIFFIES :
-			 GPU_AES_EXPLORE_JIFFIES / 10)) &&
-			!gpu_aes_dispatch_frozen();
+	memset(in, 0, sizeof(*in));
+	in->mode = READ_ONCE(gpu_aes_dispatch);
+	in->bytes = bytes;
+	if (in->mode != GPU_AES_DISPATCH_AUTO)
+		return gpu_aes_dispatch_choose(in);
+
+	in->cpu_ns_per_kib = gpu_aes_borrow(pc->cpu_ns[a], c);
+	submit = gpu_aes_borrow(pc->submit_ns[a], c);
+	complete = READ_ONCE(gpu_aes_dispatch_queues[q->id].complete_ns_per_kib);
+	in->submit_ns_per_kib = submit;
+	if (submit && complete)
+		in->ring_ns_per_kib = gpu_aes_ring_cost(submit, complete, ring);
+	in->ring_lone_ns = gpu_aes_borrow(gpu_aes_lone_ns[a], c);
+	in->ring_was_chosen = pc->ring_chosen[a][c];
+	/*
+	 * Alone: nothing in flight or waiting now, and next to nothing
+	 * lately - a consumer that waits for each answer, not a stream
+	 * whose queue happens to have drained (or whose requests all ran
+	 * here, synchronously: an exploration to the ring then shows it).
+	 */
+	depth = READ_ONCE(q->in_flight) + READ_ONCE(q->nr_backlog);
+	pc->depth16 += min(depth, GPU_AES_DEPTH_MAX) - pc->depth16 / 16;
+	in->lone = !depth && pc->depth16 < 16;
+	in->saturated = gpu_aes_cpu_saturated(pc);
+	in->spare = in->saturated && gpu_aes_machine_spare();
+	in->headroom = gpu_aes_ring_headroom(ring, q, bytes);
+	choice = gpu_aes_dispatch_choose(in);
+	if (gpu_aes_explore_due(pc, gpu_aes_explore_ratio(in, choice))) {
+		in->explore = true;
+		choice = gpu_aes_dispatch_choose(in);
 	}
-	choice = gpu_aes_dispatch_choose(&in);
-	if (choice == GPU_AES_CHOOSE_CPU_EXPLORE ||
-	    choice == GPU_AES_CHOOSE_RING_EXPLORE)
-		pc->explore_at = jiffies;
 	if (choice == GPU_AES_CHOOSE_RING_COST)
 		pc->ring_chosen[a][c] = 1;
 	else if (choice == GPU_AES_CHOOSE_CPU_COST)
@@ -357,6 +493,7 @@ static int gpu_aes_dispatch_cpu(struct gpu_aes_job *job, u64 bytes,
 
 static const enum gpu_aes_stat gpu_aes_ring_choice_stat[] = {
 	[GPU_AES_CHOOSE_RING_COST] = GPU_AES_STAT_POLICY_RING_COST,
+	[GPU_AES_CHOOSE_RING_LONE] = GPU_AES_STAT_POLICY_RING_LONE,
 	[GPU_AES_CHOOSE_RING_LOAD] = GPU_AES_STAT_POLICY_RING_LOAD,
 	[GPU_AES_CHOOSE_RING_FORCED] = GPU_AES_STAT_POLICY_RING_FORCED,
 	[GPU_AES_CHOOSE_RING_EXPLORE] = GPU_AES_STAT_POLICY_RING_EXPLORE,
@@ -378,6 +515,7 @@ int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 	u32 n = ++pc->decisions;
 	bool timed = !(n % GPU_AES_SAMPLE_EVERY);
 	enum gpu_aes_fallback_reason why;
+	struct gpu_aes_dispatch_in in;
 	enum gpu_aes_choice choice;
 	u64 t0;
 	int ret;
@@ -399,14 +537,17 @@ int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 	} else if (!READ_ONCE(ring->attached)) {
 		why = GPU_AES_FB_NO_HELPER;
 	} else {
-		choice = gpu_aes_decide(ring, job, bytes, pc);
+		choice = gpu_aes_decide(ring, job, bytes, pc, &in);
 		if (!gpu_aes_choice_is_ring(choice)) {
 			why = gpu_aes_cpu_choice_reason[choice];
 			goto cpu;
 		}
 		gpu_aes_stat_inc(gpu_aes_ring_choice_stat[choice]);
 		timed |= !pc->submit_ns[a][c];
-		t0 = timed ? ktime_get_ns() : 0;
+		t0 = timed || in.lone ? ktime_get_ns() : 0;
+		/* A lone one's latency is timed to its callback (ring.c). */
+		if (in.lone)
+			job->lone_t0 = t0;
 		ret = gpu_aes_ring_submit(ring, job, &why);
 		if (ret == GPU_AES_RING_FALLBACK)
 			goto cpu;
@@ -440,10 +581,50 @@ static void gpu_aes_dispatch_completed(const struct gpu_aes_queue *q, u64 ns,
 				       gpu_aes_ns_per_kib(ns, bytes)));
 }
 
+static void gpu_aes_dispatch_lone_completed(const struct gpu_aes_job *job,
+					    u64 ns)
+{
+	u64 bytes = (u64)job->len + job->aad_len;
+	u32 *mean = &gpu_aes_lone_ns[job->desc->index][gpu_aes_size_class(bytes)];
+
+	if (gpu_aes_dispatch_frozen())
+		return;
+	WRITE_ONCE(*mean, gpu_aes_ewma(READ_ONCE(*mean), ns));
+}
+
 const struct gpu_aes_ring_observer gpu_aes_dispatch_observer = {
 	.attached = gpu_aes_dispatch_attached,
 	.completed = gpu_aes_dispatch_completed,
+	.lone_completed = gpu_aes_dispatch_lone_completed,
 };
+
+void gpu_aes_dispatch_note_cpu_driver(const struct gpu_aes_alg_desc *desc,
+				      const char *driver)
+{
+	char *have = gpu_aes_cpu_driver[desc->index];
+	unsigned long flags;
+
+	spin_lock_irqsave(&gpu_aes_cpu_driver_lock, flags);
+	if (strcmp(have, driver))
+		strscpy(have, driver, CRYPTO_MAX_ALG_NAME);
+	spin_unlock_irqrestore(&gpu_aes_cpu_driver_lock, flags);
+}
+
+ssize_t gpu_aes_dispatch_cpu_drivers_show(char *buf)
+{
+	unsigned long flags;
+	ssize_t len = 0;
+	unsigned int a;
+
+	spin_lock_irqsave(&gpu_aes_cpu_driver_lock, flags);
+	for (a = 0; a < GPU_AES_NR_ALGS; a++)
+		len += sysfs_emit_at(buf, len, "%s %s\n",
+				     gpu_aes_alg_descs[a]->name,
+				     gpu_aes_cpu_driver[a][0] ?
+				     gpu_aes_cpu_driver[a] : "-");
+	spin_unlock_irqrestore(&gpu_aes_cpu_driver_lock, flags);
+	return len;
+}
 
 /* Mean of the non-zero values; 0 when there is none. */
 struct gpu_aes_mean {
@@ -464,11 +645,20 @@ static u32 gpu_aes_mean_of(const struct gpu_aes_mean *m)
 	return m->n ? (u32)div64_u64(m->sum, m->n) : 0;
 }
 
+/* What auto would choose on these figures, as a word. */
+static const char *gpu_aes_choice_word(struct gpu_aes_dispatch_in *in,
+				       bool lone)
+{
+	in->lone = lone;
+	return gpu_aes_choice_is_ring(gpu_aes_dispatch_choose(in)) ? "ring" :
+								      "cpu";
+}
+
 ssize_t gpu_aes_dispatch_show(char *buf)
 {
 	struct gpu_aes_ring *ring = &gpu_aes_ring;
 	struct gpu_aes_mean comp = {};
-	u32 nq = READ_ONCE(ring->nr_queues), helper, cpu_ns, ring_ns;
+	u32 nq = READ_ONCE(ring->nr_queues), helper, cpu_ns, ring_ns, lone;
 	unsigned int a, c;
 	ssize_t len;
 	int cpu;
@@ -478,7 +668,8 @@ ssize_t gpu_aes_dispatch_show(char *buf)
 		gpu_aes_mean_add(&comp,
 				 READ_ONCE(gpu_aes_dispatch_queues[i].complete_ns_per_kib));
 	helper = READ_ONCE(ring->helper_ns_per_kib);
-	len = sysfs_emit(buf, "alg bytes cpu_ns_per_kib ring_ns_per_kib auto\n");
+	len = sysfs_emit(buf, "alg bytes cpu_ns_per_kib ring_ns_per_kib %s\n",
+			 "ring_lone_us auto auto_lone");
 	for (a = 0; a < GPU_AES_NR_ALGS; a++) {
 		for (c = 0; c < GPU_AES_NR_CLASSES; c++) {
 			struct gpu_aes_mean cm = {}, sm = {};
@@ -498,9 +689,11 @@ ssize_t gpu_aes_dispatch_show(char *buf)
 			ring_ns = gpu_aes_mean_of(&sm) && gpu_aes_mean_of(&comp) ?
 				  gpu_aes_mean_of(&sm) + gpu_aes_mean_of(&comp) +
 				  helper : 0;
+			lone = READ_ONCE(gpu_aes_lone_ns[a][c]);
 			in.bytes = 256ULL << (2 * c);
 			in.cpu_ns_per_kib = cpu_ns;
 			in.ring_ns_per_kib = ring_ns;
+			in.ring_lone_ns = lone;
 			len += sysfs_emit_at(buf, len, "%s %llu ",
 					     gpu_aes_alg_descs[a]->name,
 					     in.bytes);
@@ -508,9 +701,13 @@ ssize_t gpu_aes_dispatch_show(char *buf)
 					sysfs_emit_at(buf, len, "- ");
 			len += ring_ns ? sysfs_emit_at(buf, len, "%u ", ring_ns) :
 					 sysfs_emit_at(buf, len, "- ");
+			len += lone ? sysfs_emit_at(buf, len, "%u ",
+						    DIV_ROUND_UP(lone, 1000)) :
+				      sysfs_emit_at(buf, len, "- ");
+			len += sysfs_emit_at(buf, len, "%s ",
+					     gpu_aes_choice_word(&in, false));
 			len += sysfs_emit_at(buf, len, "%s\n",
-				gpu_aes_choice_is_ring(gpu_aes_dispatch_choose(&in)) ?
-				"ring" : "cpu");
+					     gpu_aes_choice_word(&in, true));
 		}
 	}
 	return len;

@@ -1,26 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * dispatch.h - where a request runs: the ring or the CPU driver we
- * displace, by what each costs in CPU time per byte, and by load.
+ * displace, by what each costs in CPU time per byte, by how soon a lone
+ * request would finish, and by load.
  *
  * Costs are learnt from live requests, per algorithm and size class, on
  * each CPU for itself (no line is shared between CPUs): a sample of the
  * requests that run on the CPU is timed (the fallback tfm *is* the CPU
  * driver), a sample of those posted to the ring is timed on the
- * submitting CPU, each queue's reaper times its completions, and the
- * helper adds what it reports of its own CPU per KiB (untrusted: clamped,
- * and only ever added, so a lying helper can only send work to the CPU).
- * A small share of requests goes the other way, so neither estimate goes
- * stale while auto prefers one path.
+ * submitting CPU, each queue's reapers time their completions, every
+ * request posted alone on its queue is timed from submission to its
+ * callback, and the helper adds what it reports of its own CPU per KiB
+ * (untrusted: clamped, and only ever added, so a lying helper can only
+ * send work to the CPU).  A class not measured yet borrows the nearest
+ * measured class's figures.
  *
- * dispatch=auto (the default): the CPU for a small request alone on its
- * queue (a GPU round trip would only add latency) unless this CPU is
- * saturated; else the cheaper path, with hysteresis; else the ring when
- * this CPU is saturated while the machine has idle CPUs to run the helper
- * on, the ring has headroom, posting costs this CPU less than running the
- * request and the ring costs at most twice the CPU in all: a consumer
- * bound by one CPU then gains throughput from idle ones.  dispatch=ring
- * and dispatch=cpu force the path; ring_min_bytes, ring_max_bytes and
+ * dispatch=auto (the default):
+ *  - a request alone on its queue (nothing in flight there now and next
+ *    to nothing lately: a consumer waiting for each answer) goes where
+ *    it finishes sooner: the CPU driver's time for its size
+ *    against the ring's measured latency for a lone request of its class
+ *    (the latency rule), unless this CPU is saturated;
+ *  - else the cheaper path in CPU, with hysteresis (the cost rule);
+ *  - else the ring when this CPU is saturated while the machine has idle
+ *    CPUs to run the helper on, the ring has headroom, posting costs this
+ *    CPU less than running the request and the ring costs at most twice
+ *    the CPU in all: a consumer bound by one CPU then gains throughput
+ *    from idle ones (the load rule).
+ * A decision now and then goes the other way, so neither estimate goes
+ * stale: at most one in GPU_AES_EXPLORE_EVERY times the cost ratio of the
+ * two paths, so exploring costs at most about 1/GPU_AES_EXPLORE_EVERY of
+ * the work however lopsided the costs are.  dispatch=ring and
+ * dispatch=cpu force the path; ring_min_bytes, ring_max_bytes and
  * MAY_BACKLOG stay hard bounds.
  */
 #ifndef GPU_AES_DISPATCH_H
@@ -49,18 +60,21 @@ extern int gpu_aes_dispatch;
 /**
  * enum gpu_aes_choice - a decision and its reason.
  * @GPU_AES_CHOOSE_RING_COST: the ring, it costs less.
+ * @GPU_AES_CHOOSE_RING_LONE: the ring, a lone request finishes sooner there.
  * @GPU_AES_CHOOSE_RING_LOAD: the ring, the CPU is saturated and the ring
  *	has headroom.
  * @GPU_AES_CHOOSE_RING_FORCED: the ring, dispatch=ring.
  * @GPU_AES_CHOOSE_RING_EXPLORE: the ring, to measure it.
- * @GPU_AES_CHOOSE_CPU_COST: the CPU, it costs less (or the ring's cost is
- *	not known yet).
- * @GPU_AES_CHOOSE_CPU_LONE: the CPU, the request is small and alone.
+ * @GPU_AES_CHOOSE_CPU_COST: the CPU, it costs less (or nothing is known
+ *	yet of what it costs).
+ * @GPU_AES_CHOOSE_CPU_LONE: the CPU, a lone request finishes sooner there
+ *	(or the ring's latency is not known yet).
  * @GPU_AES_CHOOSE_CPU_FORCED: the CPU, dispatch=cpu.
  * @GPU_AES_CHOOSE_CPU_EXPLORE: the CPU, to measure it.
  */
 enum gpu_aes_choice {
 	GPU_AES_CHOOSE_RING_COST,
+	GPU_AES_CHOOSE_RING_LONE,
 	GPU_AES_CHOOSE_RING_LOAD,
 	GPU_AES_CHOOSE_RING_FORCED,
 	GPU_AES_CHOOSE_RING_EXPLORE,
@@ -84,6 +98,8 @@ static inline bool gpu_aes_choice_is_ring(enum gpu_aes_choice c)
  *	share), 0 if not known.
  * @submit_ns_per_kib: the part of the ring's cost on the submitting CPU,
  *	0 if not known.
+ * @ring_lone_ns: how long a request alone on its queue takes on the ring,
+ *	from submission to its callback, 0 if not known.
  * @ring_was_chosen: the last cost decision for this class was the ring
  *	(hysteresis).
  * @lone: nothing else in flight or waiting on the request's queue.
@@ -100,6 +116,7 @@ struct gpu_aes_dispatch_in {
 	u32 cpu_ns_per_kib;
 	u32 ring_ns_per_kib;
 	u32 submit_ns_per_kib;
+	u32 ring_lone_ns;
 	bool ring_was_chosen;
 	bool lone;
 	bool saturated;
@@ -108,8 +125,6 @@ struct gpu_aes_dispatch_in {
 	bool explore;
 };
 
-/* Requests up to this size alone on their queue go to the CPU. */
-#define GPU_AES_LONE_MAX	65536
 /* A CPU busy this share of the time or more is saturated. */
 #define GPU_AES_SATURATED_PCT	90
 /* The load rule never pays more than this many times the CPU's cost. */
@@ -124,13 +139,37 @@ struct gpu_aes_dispatch_in {
 #define GPU_AES_HEADROOM_MIN	(256U * 1024)
 #define GPU_AES_HEADROOM_US	2000
 /*
- * One decision per CPU in this many jiffies goes the other way, to measure
- * it (ten times as often while the ring's cost is unknown): by time, not
- * by count, so a busy machine sends the helper a trickle, not a share.
+ * A CPU explores (sends a request the other way, to measure that path)
+ * after GPU_AES_EXPLORE_EVERY decisions times the ratio of the explored
+ * path's CPU cost to the chosen one's, and, when that path costs more, no
+ * sooner than GPU_AES_EXPLORE_JIFFIES after its last exploration: the
+ * share of work spent exploring stays near 1/GPU_AES_EXPLORE_EVERY when
+ * one path costs forty times the other, and a busy machine sends the
+ * costlier path a trickle.  While a figure the decision needs is not
+ * known at all, after GPU_AES_EXPLORE_UNKNOWN decisions and a tenth of
+ * the time.
  */
+#define GPU_AES_EXPLORE_EVERY	128U
+#define GPU_AES_EXPLORE_UNKNOWN	16U
+#define GPU_AES_EXPLORE_RATIO_MAX	1024U
 #define GPU_AES_EXPLORE_JIFFIES	(HZ / 10)
 /* One request in this many is timed. */
 #define GPU_AES_SAMPLE_EVERY	16
+
+/**
+ * gpu_aes_explore_every() - decisions per exploration.
+ * @ratio: how many times the explored path costs the chosen one; 0 when
+ *	that is not known.
+ *
+ * Return: the number of decisions a CPU makes between two explorations
+ * (GPU_AES_EXPLORE_JIFFIES apart at least).
+ */
+static inline u32 gpu_aes_explore_every(u32 ratio)
+{
+	if (!ratio)
+		return GPU_AES_EXPLORE_UNKNOWN;
+	return GPU_AES_EXPLORE_EVERY * min(ratio, GPU_AES_EXPLORE_RATIO_MAX);
+}
 
 /**
  * gpu_aes_dispatch_choose() - the policy itself, on given figures.
@@ -138,7 +177,9 @@ struct gpu_aes_dispatch_in {
  *
  * Pure: the same figures give the same answer (KUnit feeds it).  A path
  * switches only when the other is cheaper by 1/8, so estimates that hover
- * around a tie do not make it flap.
+ * around a tie do not make it flap; a lone request goes to the ring only
+ * when its latency there is below the CPU's time by 1/8.  With
+ * @in->explore, the cost and latency rules answer the other path.
  *
  * Return: the choice.
  */
@@ -174,17 +215,39 @@ int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 extern const struct gpu_aes_ring_observer gpu_aes_dispatch_observer;
 
 /**
+ * gpu_aes_dispatch_note_cpu_driver() - the CPU driver a tfm falls back to.
+ * @desc: its algorithm.
+ * @driver: the fallback's driver name, as the crypto API gave it.
+ *
+ * The last one seen per algorithm is what dispatch/cpu_drivers shows.
+ */
+void gpu_aes_dispatch_note_cpu_driver(const struct gpu_aes_alg_desc *desc,
+				      const char *driver);
+
+/**
  * gpu_aes_dispatch_show() - the estimates, for sysfs.
  * @buf: a page.
  *
  * One line per algorithm and size class: the class's lower bound in
- * bytes, the CPU's and the ring's cost in ns per KiB (averaged over the
- * CPUs that measured them; "-" when none did) and what auto would choose
- * for a request neither alone nor under load.
+ * bytes, the CPU's and the ring's cost in ns per KiB and the ring's
+ * latency for a lone request in us (averaged over the CPUs and queues
+ * that measured them; "-" when none did), what auto would choose for a
+ * request neither alone nor under load, and for one alone on its queue.
  *
  * Return: bytes written.
  */
 ssize_t gpu_aes_dispatch_show(char *buf);
+
+/**
+ * gpu_aes_dispatch_cpu_drivers_show() - the CPU drivers, for sysfs.
+ * @buf: a page.
+ *
+ * One line per algorithm: its short name and the driver its tfms fall
+ * back to ("-" before any tfm of it was made).
+ *
+ * Return: bytes written.
+ */
+ssize_t gpu_aes_dispatch_cpu_drivers_show(char *buf);
 
 /* /sys/class/misc/gpu_aes/dispatch/ (dispatch_sysfs.c). */
 extern const struct attribute_group gpu_aes_dispatch_group;
@@ -208,6 +271,12 @@ void gpu_aes_dispatch_test_set(unsigned int alg, unsigned int class,
 			       u32 cpu_ns_per_kib, u32 submit_ns_per_kib);
 /* Sets queue @q's completion cost; 0 = unknown. */
 void gpu_aes_dispatch_test_set_complete(u32 q, u32 complete_ns_per_kib);
+/* Sets the ring's lone latency for @alg and @class; 0 = unknown. */
+void gpu_aes_dispatch_test_set_lone(unsigned int alg, unsigned int class,
+				    u32 lone_ns);
+/* Queue @q's completion cost and the lone latency, as measured. */
+u32 gpu_aes_dispatch_test_complete(u32 q);
+u32 gpu_aes_dispatch_test_lone(unsigned int alg, unsigned int class);
 /* Forgets every CPU's estimates and hysteresis. */
 void gpu_aes_dispatch_test_reset(void);
 #endif

@@ -25,6 +25,7 @@ void gpu_aes_job_init(struct gpu_aes_job *job, const struct gpu_aes_job_ops *ops
 	job->dst = dst;
 	job->iv = iv;
 	job->len = len;
+	job->lone_t0 = 0;
 	job->aad_len = 0;
 	job->dir = dir;
 	job->auth_len = 0;

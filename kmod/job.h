@@ -80,6 +80,8 @@ struct gpu_aes_job_ops {
  * @src: source scatterlist (AEAD: associated data, then text, then tag).
  * @dst: destination scatterlist, same layout.
  * @iv: the request's IV (CTR: updated on completion), or NULL for ECB.
+ * @lone_t0: ktime_get_ns() when it was posted alone on its queue, for
+ *	the policy's latency estimate (ring.h, lone_completed); else 0.
  * @deadline: when the request is recomputed on the CPU (jiffies), set once
  *	when its caller is first told it will be answered later (-EBUSY or
  *	-EINPROGRESS) and never moved after: posting an admitted request
@@ -102,6 +104,7 @@ struct gpu_aes_job {
 	struct scatterlist *src;
 	struct scatterlist *dst;
 	u8 *iv;
+	u64 lone_t0;
 	unsigned long deadline;
 	u32 len;
 	u32 aad_len;

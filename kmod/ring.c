@@ -785,6 +785,9 @@ static int gpu_aes_queue_reap(struct gpu_aes_queue *q, bool *wake)
 		list_for_each_entry_safe(job, tmp, &done, node) {
 			list_del(&job->node);
 			bytes += (u64)job->len + job->aad_len;
+			if (job->lone_t0 && obs)
+				obs->lone_completed(job,
+						    ktime_get_ns() - job->lone_t0);
 			gpu_aes_job_finish(job, job->status);
 		}
 		/* What completing costs, for the dispatch policy. */

@@ -142,6 +142,8 @@ static int gpu_aes_init_tfm(struct crypto_skcipher *tfm)
 		return PTR_ERR(fb);
 	ctx->fallback = fb;
 	ctx->desc = gpu_aes_skcipher_desc(tfm);
+	gpu_aes_dispatch_note_cpu_driver(ctx->desc,
+					 crypto_tfm_alg_driver_name(crypto_skcipher_tfm(fb)));
 	gpu_aes_key_init(&ctx->key);
 	crypto_skcipher_set_reqsize(tfm, sizeof(struct gpu_aes_req_ctx) +
 				    crypto_skcipher_reqsize(fb));

@@ -43,6 +43,7 @@ const char *const gpu_aes_stat_names[GPU_AES_NR_STATS] = {
 	[GPU_AES_STAT_FALLBACK_POLICY_FORCED] = "fallback_policy_forced",
 	[GPU_AES_STAT_FALLBACK_POLICY_EXPLORE] = "fallback_policy_explore",
 	[GPU_AES_STAT_POLICY_RING_COST] = "policy_ring_cost",
+	[GPU_AES_STAT_POLICY_RING_LONE] = "policy_ring_lone",
 	[GPU_AES_STAT_POLICY_RING_LOAD] = "policy_ring_load",
 	[GPU_AES_STAT_POLICY_RING_FORCED] = "policy_ring_forced",
 	[GPU_AES_STAT_POLICY_RING_EXPLORE] = "policy_ring_explore",

@@ -54,14 +54,16 @@
  * @GPU_AES_STAT_FALLBACK_POLICY: ... because the dispatch policy chose the
  *	CPU (the sum of the four below).
  * @GPU_AES_STAT_FALLBACK_POLICY_COST: ... because the CPU costs less.
- * @GPU_AES_STAT_FALLBACK_POLICY_LONE: ... because it was small and alone
- *	(nothing on its queue): a GPU round trip would only add latency.
+ * @GPU_AES_STAT_FALLBACK_POLICY_LONE: ... because it was alone on its
+ *	queue and finishes sooner on the CPU than a ring round trip.
  * @GPU_AES_STAT_FALLBACK_POLICY_FORCED: ... because dispatch=cpu.
  * @GPU_AES_STAT_FALLBACK_POLICY_EXPLORE: ... to keep the CPU's cost
  *	estimate current while auto prefers the ring.
  * @GPU_AES_STAT_POLICY_RING_COST: requests the policy sent to the ring
  *	because it costs less (posted, backlogged, or fallen back for a
  *	reason of the ring's: full, stalled, no key, no helper).
+ * @GPU_AES_STAT_POLICY_RING_LONE: ... because it was alone on its queue
+ *	and finishes sooner on the ring than on the CPU.
  * @GPU_AES_STAT_POLICY_RING_LOAD: ... because the CPU is saturated and
  *	the ring has headroom.
  * @GPU_AES_STAT_POLICY_RING_FORCED: ... because dispatch=ring.
@@ -101,6 +103,7 @@ enum gpu_aes_stat {
 	GPU_AES_STAT_FALLBACK_POLICY_FORCED,
 	GPU_AES_STAT_FALLBACK_POLICY_EXPLORE,
 	GPU_AES_STAT_POLICY_RING_COST,
+	GPU_AES_STAT_POLICY_RING_LONE,
 	GPU_AES_STAT_POLICY_RING_LOAD,
 	GPU_AES_STAT_POLICY_RING_FORCED,
 	GPU_AES_STAT_POLICY_RING_EXPLORE,
@@ -117,7 +120,7 @@ enum gpu_aes_stat {
  * @GPU_AES_FB_NO_BACKLOG: no CRYPTO_TFM_REQ_MAY_BACKLOG (gpu_aes_route()).
  * @GPU_AES_FB_NO_KEY: no key slot to be had.
  * @GPU_AES_FB_POLICY_COST: the dispatch policy: the CPU costs less.
- * @GPU_AES_FB_POLICY_LONE: ... small and alone.
+ * @GPU_AES_FB_POLICY_LONE: ... alone, and sooner done on the CPU.
  * @GPU_AES_FB_POLICY_FORCED: ... dispatch=cpu.
  * @GPU_AES_FB_POLICY_EXPLORE: ... measuring the CPU.
  */

@@ -81,6 +81,30 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 	return dividend / divisor;
 }
 
+static inline u64 div_u64(u64 dividend, u32 divisor)
+{
+	return dividend / divisor;
+}
+
+#ifndef U32_MAX
+#define U32_MAX		((u32)~0U)
+#endif
+#define DIV_ROUND_UP_ULL(n, d)	div64_u64((u64)(n) + (d) - 1, (d))
+
+/* linux/string.h: copies what fits, always terminated. */
+static inline long strscpy(char *dst, const char *src, size_t size)
+{
+	size_t n = strnlen(src, size);
+
+	if (!size)
+		return -7;	/* -E2BIG */
+	if (n == size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = 0;
+	return (long)n;
+}
+
 static inline int ilog2(u64 v)
 {
 	return 63 - __builtin_clzll(v);
@@ -243,6 +267,11 @@ void kshim_lock_init(pthread_mutex_t *m);
 #define lockdep_assert_held(l)	((void)(l))
 #define local_bh_disable()	do { } while (0)
 #define local_bh_enable()	do { } while (0)
+/* No interrupts in userspace: flags carry nothing. */
+#define DEFINE_SPINLOCK(x)	spinlock_t x = { PTHREAD_MUTEX_INITIALIZER }
+#define spin_lock_irqsave(l, f)	do { (f) = 0; spin_lock(l); } while (0)
+#define spin_unlock_irqrestore(l, f) \
+	do { (void)(f); spin_unlock(l); } while (0)
 /* sparse's lock annotations. */
 #define __releases(x)
 #define __acquires(x)
@@ -469,6 +498,7 @@ size_t sg_pcopy_from_buffer(struct scatterlist *sgl, unsigned int nents,
 #define AES_MIN_KEY_SIZE		16
 #define AES_MAX_KEY_SIZE		32
 #define GCM_AES_IV_SIZE			12
+#define CRYPTO_MAX_ALG_NAME		128
 #define CRYPTO_TFM_REQ_MAY_SLEEP	0x00000200
 #define CRYPTO_TFM_REQ_MAY_BACKLOG	0x00000400
 

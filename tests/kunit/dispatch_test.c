@@ -5,7 +5,11 @@
  * tests), and what it can never do:
  *  - the cheaper path wins, with hysteresis: a path is left only for one
  *    cheaper by 1/8;
- *  - a small request alone on its queue runs on the CPU;
+ *  - a request alone on its queue goes where it finishes sooner, the CPU
+ *    or the ring, whatever its size;
+ *  - a class not measured yet borrows its neighbours' figures;
+ *  - exploring the other path costs a bounded share of the work, however
+ *    lopsided the costs;
  *  - a saturated CPU sheds a request to the ring when the machine has
  *    idle CPUs, posting costs it less than running it and the ring has
  *    headroom;
@@ -103,13 +107,38 @@ static void gpu_aes_dispatch_choose_table(struct kunit *test)
 		{ { .mode = GPU_AES_DISPATCH_CPU, .bytes = 1 << 20,
 		    .cpu_ns_per_kib = 1000, .ring_ns_per_kib = 1 },
 		  GPU_AES_CHOOSE_CPU_FORCED },
-		/* Small and alone: the CPU, even if the ring is cheaper. */
+		/*
+		 * Alone: where it finishes sooner, by 1/8, whatever the cost
+		 * and size.  4 KiB at 1000 ns/KiB is 4 us on the CPU.
+		 */
+		{ { .bytes = 4096, .lone = true, .cpu_ns_per_kib = 1000,
+		    .ring_ns_per_kib = 1, .ring_lone_ns = 3000 },
+		  GPU_AES_CHOOSE_RING_LONE },
+		{ { .bytes = 4096, .lone = true, .cpu_ns_per_kib = 1000,
+		    .ring_ns_per_kib = 1, .ring_lone_ns = 3600 },
+		  GPU_AES_CHOOSE_CPU_LONE },
+		{ { .bytes = 4096, .lone = true, .cpu_ns_per_kib = 100,
+		    .ring_ns_per_kib = 1000, .ring_lone_ns = 30000 },
+		  GPU_AES_CHOOSE_CPU_LONE },
+		{ { .bytes = 1 << 20, .lone = true, .cpu_ns_per_kib = 300,
+		    .ring_ns_per_kib = 600, .ring_lone_ns = 100000 },
+		  GPU_AES_CHOOSE_RING_LONE },
+		{ { .bytes = 1 << 20, .lone = true, .cpu_ns_per_kib = 50,
+		    .ring_ns_per_kib = 10, .ring_lone_ns = 100000 },
+		  GPU_AES_CHOOSE_CPU_LONE },
+		/* Alone, a latency unknown: the CPU; explored the other way. */
 		{ { .bytes = 4096, .lone = true, .cpu_ns_per_kib = 1000,
 		    .ring_ns_per_kib = 1 },
 		  GPU_AES_CHOOSE_CPU_LONE },
-		{ { .bytes = GPU_AES_LONE_MAX + 1, .lone = true,
-		    .cpu_ns_per_kib = 1000, .ring_ns_per_kib = 1 },
-		  GPU_AES_CHOOSE_RING_COST },
+		{ { .bytes = 4096, .lone = true, .ring_ns_per_kib = 1,
+		    .ring_lone_ns = 10 },
+		  GPU_AES_CHOOSE_CPU_LONE },
+		{ { .bytes = 4096, .lone = true, .cpu_ns_per_kib = 1000,
+		    .explore = true },
+		  GPU_AES_CHOOSE_RING_EXPLORE },
+		{ { .bytes = 4096, .lone = true, .cpu_ns_per_kib = 1000,
+		    .ring_lone_ns = 3000, .explore = true },
+		  GPU_AES_CHOOSE_CPU_EXPLORE },
 		/* Unknown costs: the CPU; an unknown ring is explored. */
 		{ { .bytes = 4096, .ring_ns_per_kib = 1 },
 		  GPU_AES_CHOOSE_CPU_COST },
@@ -230,25 +259,111 @@ static void gpu_aes_dispatch_auto_follows_cost(struct kunit *test)
 		gt_req_expect_done(test, r[i]);
 }
 
-/* Small and alone: the CPU, however cheap the ring; large: the ring. */
-static void gpu_aes_dispatch_lone_small_runs_on_cpu(struct kunit *test)
+/*
+ * Alone on its queue, a request goes where it finishes sooner: the CPU
+ * when its time there is below the ring's latency, the ring when above,
+ * whatever the per-KiB costs say.
+ */
+static void gpu_aes_dispatch_lone_goes_where_sooner(struct kunit *test)
 {
 	struct gt_tfm *t = gt_tfm_new(test, true, 16);
 	struct fake_helper *h = gt_dispatch_setup(test, t, NULL);
-	unsigned int big_class = gpu_aes_size_class(GPU_AES_LONE_MAX + 16);
-	struct gt_req *small, *big;
+	struct gt_req *fast, *slow;
 	struct gt_stats s;
 
 	gt_stats_snap(&s);
-	gt_costs(400, 1, 1);
-	gpu_aes_dispatch_test_set(CTR, big_class, 400, 1);
-	KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &small));
+	/* 4 KiB at 100 ns/KiB: 0.4 us on the CPU, 30 us on the ring. */
+	gt_costs(100, 1, 1);
+	gpu_aes_dispatch_test_set_lone(CTR, C4K, 30000);
+	KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &fast));
 	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY_LONE), 1);
-	big = gt_req_new(test, t, GPU_AES_LONE_MAX + 16, GT_BL);
-	KUNIT_EXPECT_EQ(test, gt_req_start(big, false), -EINPROGRESS);
-	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_COST), 1);
+	/* At 17 000 ns/KiB (AES in C): 68 us on the CPU, 30 on the ring. */
+	gt_costs(17000, 1000, 1000);
+	KUNIT_EXPECT_TRUE(test, gt_goes_to_ring(test, t, &slow));
+	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_LONE), 1);
+	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_COST), 0);
 	gt_helper_complete_all(test, h, 1);
-	gt_req_expect_done(test, big);
+	gt_req_expect_done(test, slow);
+}
+
+/*
+ * A lone request's time on the ring is measured from its submission to
+ * its callback, into the estimate of its algorithm and class.
+ */
+static void gpu_aes_dispatch_lone_latency_measured(struct kunit *test)
+{
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	struct fake_helper *h = gt_dispatch_setup(test, t, NULL);
+	struct gt_req *r;
+
+	gt_costs(17000, 1000, 1000);
+	gpu_aes_dispatch_test_set_lone(CTR, C4K, 30000);
+	KUNIT_ASSERT_TRUE(test, gt_goes_to_ring(test, t, &r));
+	/* Thawed for the one sample: the estimate moves off 30 000. */
+	WRITE_ONCE(gpu_aes_dispatch_test.frozen, false);
+	gt_helper_complete_all(test, h, 1);
+	WRITE_ONCE(gpu_aes_dispatch_test.frozen, true);
+	gt_req_expect_done(test, r);
+	KUNIT_EXPECT_NE(test, gpu_aes_dispatch_test_lone(CTR, C4K), 30000);
+	KUNIT_EXPECT_NE(test, gpu_aes_dispatch_test_lone(CTR, C4K), 0);
+	/* No other class learnt anything. */
+	KUNIT_EXPECT_EQ(test, gpu_aes_dispatch_test_lone(CTR, C4K + 1), 0);
+	KUNIT_EXPECT_EQ(test, gpu_aes_dispatch_test_lone(CTR - 1, C4K), 0);
+}
+
+/*
+ * A class with no figures of its own borrows the nearest measured one's,
+ * in either direction, rather than defaulting to the CPU.
+ */
+static void gpu_aes_dispatch_borrows_neighbours(struct kunit *test)
+{
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	struct gt_req *holder, *r[2];
+	struct fake_helper *h = gt_dispatch_setup(test, t, &holder);
+	struct gt_stats s;
+
+	gt_stats_snap(&s);
+	/* Only 4 KiB is measured: the ring 200 against the CPU 4000. */
+	gt_costs(4000, 100, 100);
+	r[0] = gt_req_new(test, t, 16384, GT_BL);
+	KUNIT_EXPECT_EQ(test, gt_req_start(r[0], false), -EINPROGRESS);
+	/* 64 KiB's own figures win over the borrowed ones. */
+	gpu_aes_dispatch_test_set(CTR, gpu_aes_size_class(65536), 100, 1000);
+	r[1] = gt_req_new(test, t, 65536, GT_BL);
+	KUNIT_EXPECT_EQ(test, gt_req_start(r[1], false), 0);
+	gt_req_expect_done(test, r[1]);
+	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_COST), 1);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY_COST), 1);
+	gt_helper_complete_all(test, h, 2);
+	gt_req_expect_done(test, holder);
+	gt_req_expect_done(test, r[0]);
+}
+
+/*
+ * Exploring sends one decision in gpu_aes_explore_every(ratio) the other
+ * way, where the other path costs ratio times the chosen one: the share
+ * of the work it costs stays within 1/GPU_AES_EXPLORE_EVERY of the
+ * chosen path's (one 1/128 of the work when the CPU costs 40 times the
+ * ring, not 40 times that); an unknown path is measured within
+ * GPU_AES_EXPLORE_UNKNOWN decisions.
+ */
+static void gpu_aes_dispatch_explore_share(struct kunit *test)
+{
+	static const u32 ratios[] = { 1, 2, 3, 8, 40, 1000, 1024 };
+	unsigned int i;
+	u32 every;
+
+	KUNIT_EXPECT_EQ(test, gpu_aes_explore_every(0), GPU_AES_EXPLORE_UNKNOWN);
+	for (i = 0; i < ARRAY_SIZE(ratios); i++) {
+		every = gpu_aes_explore_every(ratios[i]);
+		/* extra cost per decision = ratio / every <= 1 / 128 */
+		KUNIT_EXPECT_LE_MSG(test, (u64)ratios[i] * GPU_AES_EXPLORE_EVERY,
+				    (u64)every, "ratio %u", ratios[i]);
+		KUNIT_EXPECT_EQ(test, every, GPU_AES_EXPLORE_EVERY * ratios[i]);
+	}
+	/* Beyond the cap, the share grows, but a probe still comes. */
+	KUNIT_EXPECT_EQ(test, gpu_aes_explore_every(U32_MAX),
+			GPU_AES_EXPLORE_EVERY * GPU_AES_EXPLORE_RATIO_MAX);
 }
 
 /* A saturated CPU sheds to the ring only when that costs it less. */
@@ -409,7 +524,10 @@ static struct kunit_case gpu_aes_dispatch_cases[] = {
 	KUNIT_CASE(gpu_aes_dispatch_choose_table),
 	KUNIT_CASE(gpu_aes_dispatch_size_classes),
 	KUNIT_CASE(gpu_aes_dispatch_auto_follows_cost),
-	KUNIT_CASE(gpu_aes_dispatch_lone_small_runs_on_cpu),
+	KUNIT_CASE(gpu_aes_dispatch_lone_goes_where_sooner),
+	KUNIT_CASE(gpu_aes_dispatch_lone_latency_measured),
+	KUNIT_CASE(gpu_aes_dispatch_borrows_neighbours),
+	KUNIT_CASE(gpu_aes_dispatch_explore_share),
 	KUNIT_CASE(gpu_aes_dispatch_saturation_sheds_to_ring),
 	KUNIT_CASE(gpu_aes_dispatch_lying_helper_only_helps_cpu),
 	KUNIT_CASE(gpu_aes_dispatch_forced_modes),

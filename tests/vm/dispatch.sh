@@ -54,6 +54,7 @@ rc=$?
 
 policy_ring_sum() {
 	delta "$1" policy_ring_cost; _s=$D
+	delta "$1" policy_ring_lone; _s=$((_s + D))
 	delta "$1" policy_ring_load; _s=$((_s + D))
 	delta "$1" policy_ring_forced; _s=$((_s + D))
 	delta "$1" policy_ring_explore; echo $((_s + D))
