@@ -94,6 +94,8 @@ struct gpu_aes_core { /* NOLINT(clang-analyzer-optin.performance.Padding) */
 	uint64_t (*cpu_ns)(void *arg);
 	void *cpu_arg;
 	uint64_t pub_at, pub_cpu, pub_bytes;
+	uint64_t spun_ns;	/* core thread: time spent waiting in spins */
+	double idle_cpu_share;	/* core thread: CPU per ns with nothing to do */
 
 	struct gpu_aes_core_stats stats __attribute__((aligned(CACHELINE)));
 };
@@ -526,22 +528,28 @@ static uint32_t take_batch(struct gpu_aes_core *c)
 
 static int spin_for_work(struct gpu_aes_core *c)
 {
-	uint64_t deadline;
-	int i;
+	uint64_t start, now, deadline;
+	int i, found = 0;
 
 	if (!c->spin_us)
 		return 0;
-	deadline = now_ns() + (uint64_t)c->spin_us * 1000;
+	start = now_ns();
+	deadline = start + (uint64_t)c->spin_us * 1000;
 	do {
 		for (i = 0; i < 64; i++) {
-			if (sq_pending(c))
-				return 1;
+			if (sq_pending(c)) {
+				found = 1;
+				goto out;
+			}
 			if (stopping(c))
-				return 0;
+				goto out;
 			cpu_relax();
 		}
-	} while (now_ns() < deadline);
-	return 0;
+		now = now_ns();
+	} while (now < deadline);
+out:
+	c->spun_ns += now_ns() - start;
+	return found;
 }
 
 static void set_flags(struct gpu_aes_core *c, uint32_t v)
@@ -581,24 +589,43 @@ static void reapers_stop(struct gpu_aes_core *c)
  * Publishes what serving cost over the last window: CPU per KiB (all of
  * the helper's threads, the kernel's copy-out in its ioctls included) and
  * the rate it moved bytes at.  A window with no bytes publishes nothing.
+ *
+ * What the kernel's policy weighs is what a request adds, so what the
+ * helper spends waiting is left out: the core's spinning for work (once
+ * per wake-up, however many requests come), and the CPU it spends per
+ * second with nothing to do at all (timers, idle wake-ups), learnt from
+ * the windows that moved no bytes.  At a trickle of requests those would
+ * read as thousands of ns per KiB that more requests would not cost.
  */
 static void publish_cost(struct gpu_aes_core *c)
 {
 	struct gpu_aes_region_hdr *h = c->r->hdr;
-	uint64_t now = now_ns(), cpu, bytes, kib;
+	uint64_t now = now_ns(), cpu, bytes, kib, work, dt;
+	double idle;
 
 	if (!c->cpu_ns || now - c->pub_at < PUBLISH_NS)
 		return;
 	cpu = c->cpu_ns(c->cpu_arg);
+	/* Wall time in spins: a preempted spin counts more than it cost. */
+	cpu = cpu > c->spun_ns ? cpu - c->spun_ns : 0;
+	if (cpu < c->pub_cpu)
+		cpu = c->pub_cpu;
 	bytes = __atomic_load_n(&c->stats.bytes, __ATOMIC_RELAXED);
 	kib = (bytes - c->pub_bytes) >> 10;
-	if (c->pub_at && kib) {
-		uint64_t rate = (bytes - c->pub_bytes) * 1000000000ULL /
-				(now - c->pub_at) >> 20;
+	dt = now - c->pub_at;
+	if (c->pub_at && !kib && bytes == c->pub_bytes) {
+		idle = (double)(cpu - c->pub_cpu) / (double)dt;
+		c->idle_cpu_share = c->idle_cpu_share > 0 ?
+				    (7 * c->idle_cpu_share + idle) / 8 : idle;
+	} else if (c->pub_at && kib) {
+		uint64_t rate = (bytes - c->pub_bytes) * 1000000000ULL / dt >> 20;
 
+		idle = c->idle_cpu_share * (double)dt;
+		work = cpu - c->pub_cpu;
+		work = (double)work > idle ? work - (uint64_t)idle : 0;
 		__atomic_store_n(&h->helper_cpu_ns_per_kib,
-				 (uint32_t)((cpu - c->pub_cpu) / kib > UINT32_MAX ?
-					    UINT32_MAX : (cpu - c->pub_cpu) / kib),
+				 (uint32_t)(work / kib > UINT32_MAX ?
+					    UINT32_MAX : work / kib),
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&h->helper_mib_per_s,
 				 (uint32_t)(rate > UINT32_MAX ? UINT32_MAX : rate),
