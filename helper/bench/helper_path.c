@@ -686,6 +686,28 @@ int bench_helper(const struct bench_opts *o)
 
 #define DISPATCH_REPEAT	3
 
+/* The policy's reasons, as auto's decisions are reported per point. */
+static const char *const dispatch_reasons[] = {
+	"policy_ring_cost", "policy_ring_lone", "policy_ring_load",
+	"policy_ring_explore", "fallback_policy_cost", "fallback_policy_lone",
+	"fallback_policy_explore",
+};
+#define NR_DISPATCH_REASONS \
+	(sizeof(dispatch_reasons) / sizeof(dispatch_reasons[0]))
+
+/* (max - min) / median of the runs' throughput, in percent. */
+static double spread_pct(const struct bench_result *runs, unsigned int n,
+			 double median)
+{
+	double lo = runs[0].gbps, hi = runs[0].gbps;
+
+	for (unsigned int i = 1; i < n; i++) {
+		lo = runs[i].gbps < lo ? runs[i].gbps : lo;
+		hi = runs[i].gbps > hi ? runs[i].gbps : hi;
+	}
+	return median > 0 ? (hi - lo) / median * 100 : 0;
+}
+
 /* The run of median throughput (n odd), so its CPU figure goes with it. */
 static const struct bench_result *median_by_gbps(struct bench_result *r,
 						 unsigned int n)
@@ -728,13 +750,17 @@ int bench_dispatch(const struct bench_opts *o)
 
 		for (unsigned int n = 1; n <= all; n = n * 2 > all && n < all ?
 						       all : n * 2) {
-			double best_gbps = 0, best_cpu = 0;
+			double best_gbps = 0, best_cpu = 0, spread[3];
 			struct bench_result runs[3][DISPATCH_REPEAT];
+			int64_t why[NR_DISPATCH_REASONS] = { 0 };
 			int ok;
 
 			/* Modes interleaved, each repeated: the host drifts. */
 			for (unsigned int k = 0; k < DISPATCH_REPEAT; k++)
 				for (unsigned int m = 0; m < 3; m++) {
+					for (unsigned int i = 0; m == 2 &&
+					     i < NR_DISPATCH_REASONS; i++)
+						why[i] -= kring_stat(dispatch_reasons[i]);
 					kring_set_dispatch(modes[m]);
 					if (deep_queue(h, o, a, &mixed[m], n,
 						       &runs[m][k])) {
@@ -742,9 +768,15 @@ int bench_dispatch(const struct bench_opts *o)
 						memset(&runs[m][k], 0,
 						       sizeof(runs[m][k]));
 					}
+					for (unsigned int i = 0; m == 2 &&
+					     i < NR_DISPATCH_REASONS; i++)
+						why[i] += kring_stat(dispatch_reasons[i]);
 				}
-			for (unsigned int m = 0; m < 3; m++)
+			for (unsigned int m = 0; m < 3; m++) {
 				r[m] = *median_by_gbps(runs[m], DISPATCH_REPEAT);
+				spread[m] = spread_pct(runs[m], DISPATCH_REPEAT,
+						       r[m].gbps);
+			}
 			for (unsigned int m = 0; m < 2; m++) {
 				if (r[m].gbps > best_gbps)
 					best_gbps = r[m].gbps;
@@ -760,6 +792,12 @@ int bench_dispatch(const struct bench_opts *o)
 			       r[0].cpu_s_per_gb, r[1].gbps, r[1].cpu_s_per_gb,
 			       r[2].gbps, r[2].cpu_s_per_gb, r[2].note,
 			       ok ? "ok" : "MISS");
+			printf("  spread of the %u runs: cpu %.1f%%, ring %.1f%%, auto %.1f%%; auto's decisions:",
+			       DISPATCH_REPEAT, spread[0], spread[1], spread[2]);
+			for (unsigned int i = 0; i < NR_DISPATCH_REASONS; i++)
+				printf(" %s %lld", dispatch_reasons[i],
+				       (long long)why[i]);
+			printf("\n");
 		}
 	}
 	{
