@@ -231,6 +231,15 @@ const char *fmt_time(char *buf, size_t len, double unix_s);
 
 /* ---- the commands ----------------------------------------------------- */
 
+/* ---- why.c: where dispatch=auto sends requests, and why ------------------ */
+
+/*
+ * Under dispatch=auto, the share of its decisions that went to the ring
+ * and, per algorithm, the measured costs of both paths and the choice
+ * they make (dispatch/estimates, dispatch/cpu_drivers), in words.
+ */
+void why_print(const struct ctl *c, const struct state *s);
+
 int cmd_status(struct ctl *c, int argc, char **argv);
 int cmd_top(struct ctl *c, int argc, char **argv);
 int cmd_metrics(struct ctl *c, int argc, char **argv);

@@ -160,7 +160,7 @@ static const char *cell(char *buf, size_t len, const struct jval *v)
  * its cost and, from its status file, the module's estimates: a table
  * whose columns are the objects' keys, as the module names them.
  */
-static void text_dispatch(const struct state *s)
+static void text_dispatch(const struct ctl *c, const struct state *s)
 {
 	const struct jval *d = s->hf.doc ? json_get(s->hf.doc, "dispatch") : NULL;
 	const struct jval *est = json_get(d, "estimates");
@@ -176,6 +176,7 @@ static void text_dispatch(const struct state *s)
 		       json_int(d, "helper_cpu_ns_per_kib", 0),
 		       json_int(d, "helper_mib_per_s", 0));
 	printf("\n");
+	why_print(c, s);
 	if (!est || est->type != J_ARR || !est->n ||
 	    est->kids[0].type != J_OBJ || !est->kids[0].n)
 		return;
@@ -314,7 +315,7 @@ static void text_counters(const struct state *s)
 		printf("  %-28s %s\n", s->stats.v[i].name, s->stats.v[i].text);
 }
 
-static void text_status(const struct state *s)
+static void text_status(const struct ctl *c, const struct state *s)
 {
 	size_t i;
 
@@ -324,7 +325,7 @@ static void text_status(const struct state *s)
 		printf(" %s=%s", s->params.v[i].name, s->params.v[i].text);
 	printf("%s\n", s->params.n ? "" : " -");
 	text_helper(s);
-	text_dispatch(s);
+	text_dispatch(c, s);
 	text_algs(s);
 	text_counters(s);
 	printf("\nProblems:%s\n", s->nproblems ? "" : "    none");
@@ -544,7 +545,7 @@ int cmd_status(struct ctl *c, int argc, char **argv)
 	if (c->json)
 		json_status(&s);
 	else
-		text_status(&s);
+		text_status(c, &s);
 	state_free(&s);
 	if (fflush(stdout) || ferror(stdout)) {
 		ctl_err("cannot write the report");

@@ -174,6 +174,17 @@ def proc_crypto(xts_rival=0, gcm_selftest="passed"):
     return "".join(e)
 
 
+# /sys/class/misc/gpu_aes/dispatch/, as kmod/dispatch.c writes it.
+DISPATCH_FILES = {
+    "estimates": "alg bytes cpu_ns_per_kib ring_ns_per_kib ring_lone_us auto auto_lone\n"
+                 "xts 1024 - - - cpu cpu\n"
+                 "xts 4096 300 614 45 cpu cpu\n"
+                 "xts 65536 3000 400 60 ring ring\n"
+                 "gcm 4096 - - - cpu cpu\n",
+    "cpu_drivers": "ecb -\nctr -\nxts xts-aes-vaes-avx10_512\ngcm generic-gcm-aesni\n",
+}
+
+
 def make_root(attached=True, stalled=False, helper=True, doc=None,
               crypto=None, counters=None, module=True, params=None):
     root = tempfile.mkdtemp(prefix="aesctl-root.")
@@ -193,6 +204,10 @@ def make_root(attached=True, stalled=False, helper=True, doc=None,
                     v = " ".join(str(x) for x in v)
                 with open(f"{root}/sys/class/misc/gpu_aes/{d}/{k}", "w") as f:
                     f.write(f"{v}\n")
+        os.makedirs(f"{root}/sys/class/misc/gpu_aes/dispatch")
+        for k, v in DISPATCH_FILES.items():
+            with open(f"{root}/sys/class/misc/gpu_aes/dispatch/{k}", "w") as f:
+                f.write(v)
     os.makedirs(f"{root}/proc")
     with open(f"{root}/proc/crypto", "w") as f:
         f.write(crypto if crypto is not None else proc_crypto())
@@ -257,6 +272,15 @@ def test_status():
           "  queue 3     0 in flight, 0 backlogged, 0 B data in use\n" in out, out)
     check("status: dispatch mode and the helper's published cost",
           "Dispatch:    auto; the helper says it costs 812 ns of CPU per KiB, at 2400 MiB/s" in out, out)
+    check("status: auto's share of decisions, from the policy counters",
+          "  auto sent 1000 of its 1010 decisions to the ring (99.0%), 10 to the CPU\n" in out, out)
+    check("status: why, per algorithm and size, from dispatch/estimates and cpu_drivers",
+          "  xts:\n"
+          "    4 KiB requests: the CPU driver xts-aes-vaes-avx10_512 costs 0.29 s/GB, the ring 0.60: "
+          "they stay on the CPU; one alone stays on the CPU (1.2 us on the CPU, 45 on the ring)\n"
+          "    64 KiB requests: the CPU driver xts-aes-vaes-avx10_512 costs 2.93 s/GB, the ring 0.39: "
+          "they go to the ring; one alone goes to the ring (192.0 us on the CPU, 60 on the ring)\n"
+          "  gcm: CPU driver generic-gcm-aesni; nothing measured on both paths yet\n" in out, out)
     check("status: the estimates table, columns as the module names them",
           re.search(r"    alg +bytes +cpu_ns_per_kib +ring_ns_per_kib +auto\n"
                     r" +ecb +256 +120 +- +cpu\n +xts +65536 +300 +90 +ring\n", out), out)
