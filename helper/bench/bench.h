@@ -22,6 +22,7 @@ struct bench_opts {
 	unsigned int shape[4];		/* raw: variant, threads, bpt, CTAs/SM;
 					 * shape[1] == 0: the default shape */
 	int qd1;			/* helper: QD1 latency runs too */
+	unsigned int repeat;		/* dispatch: runs per mode and point */
 };
 
 /*

@@ -684,7 +684,7 @@ int bench_helper(const struct bench_opts *o)
 	return err;
 }
 
-#define DISPATCH_REPEAT	3
+#define DISPATCH_REPEAT_MAX	15
 
 /* The policy's reasons, as auto's decisions are reported per point. */
 static const char *const dispatch_reasons[] = {
@@ -751,12 +751,12 @@ int bench_dispatch(const struct bench_opts *o)
 		for (unsigned int n = 1; n <= all; n = n * 2 > all && n < all ?
 						       all : n * 2) {
 			double best_gbps = 0, best_cpu = 0, spread[3];
-			struct bench_result runs[3][DISPATCH_REPEAT];
+			struct bench_result runs[3][DISPATCH_REPEAT_MAX];
 			int64_t why[NR_DISPATCH_REASONS] = { 0 };
 			int ok;
 
 			/* Modes interleaved, each repeated: the host drifts. */
-			for (unsigned int k = 0; k < DISPATCH_REPEAT; k++)
+			for (unsigned int k = 0; k < o->repeat; k++)
 				for (unsigned int m = 0; m < 3; m++) {
 					for (unsigned int i = 0; m == 2 &&
 					     i < NR_DISPATCH_REASONS; i++)
@@ -773,8 +773,8 @@ int bench_dispatch(const struct bench_opts *o)
 						why[i] += kring_stat(dispatch_reasons[i]);
 				}
 			for (unsigned int m = 0; m < 3; m++) {
-				r[m] = *median_by_gbps(runs[m], DISPATCH_REPEAT);
-				spread[m] = spread_pct(runs[m], DISPATCH_REPEAT,
+				r[m] = *median_by_gbps(runs[m], o->repeat);
+				spread[m] = spread_pct(runs[m], o->repeat,
 						       r[m].gbps);
 			}
 			for (unsigned int m = 0; m < 2; m++) {
@@ -788,12 +788,12 @@ int bench_dispatch(const struct bench_opts *o)
 			     r[2].cpu_s_per_gb <= 1.05 * best_cpu;
 			fails += !ok;
 			printf("dispatch %s %u thr (median of %u): cpu %.2f GB/s %.3f s/GB, ring %.2f GB/s %.3f s/GB, auto %.2f GB/s %.3f s/GB (%s): %s\n",
-			       a->name, n, DISPATCH_REPEAT, r[0].gbps,
+			       a->name, n, o->repeat, r[0].gbps,
 			       r[0].cpu_s_per_gb, r[1].gbps, r[1].cpu_s_per_gb,
 			       r[2].gbps, r[2].cpu_s_per_gb, r[2].note,
 			       ok ? "ok" : "MISS");
 			printf("  spread of the %u runs: cpu %.1f%%, ring %.1f%%, auto %.1f%%; auto's decisions:",
-			       DISPATCH_REPEAT, spread[0], spread[1], spread[2]);
+			       o->repeat, spread[0], spread[1], spread[2]);
 			for (unsigned int i = 0; i < NR_DISPATCH_REASONS; i++)
 				printf(" %s %lld", dispatch_reasons[i],
 				       (long long)why[i]);

@@ -28,7 +28,11 @@ static void usage(FILE *f)
 "                   (kring) into the helper, dispatch=ring, copies in and\n"
 "                   out, with the copy floor next to it\n"
 "  --dispatch       dispatch=cpu, ring and auto on a mixed workload\n"
-"                   (1..64 KiB), 1 to all threads submitting\n"
+"                   (1..64 KiB), 1 to all threads submitting; run with\n"
+"                   OPENSSL_ia32cap='~0x200000200000000' (or\n"
+"                   '~0x200020200000000') for a host whose CPU AES is slow\n"
+"  --repeat N       with --dispatch: runs per mode and point, interleaved,\n"
+"                   the median kept (odd, default 3)\n"
 "  --no-qd1         with --helper: deep-queue runs only\n"
 "  --cpu            OpenSSL EVP on 1 core and on all cores\n"
 "  --pcie           pinned host<->GPU copy bandwidth (the link's bound),\n"
@@ -85,12 +89,13 @@ int main(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "gpus", required_argument, NULL, 'g' },
+		{ "repeat", required_argument, NULL, 'N' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_opts o = { 16384, 1U << 30, 512, 1U << 20, 1.0, 0, NULL,
-				0, { 0, 0, 0, 0 }, 1 };
+				0, { 0, 0, 0, 0 }, 1, 3 };
 	const char *json = "out/bench.json";
 	int raw = 0, helper = 0, cpu = 0, pcie = 0, dispatch = 0, c, err = 0;
 
@@ -118,12 +123,14 @@ int main(int argc, char **argv)
 		case 's': o.seconds = atof(optarg); break;
 		case 't': o.threads = (unsigned int)atoi(optarg); break;
 		case 'g': o.gpus = optarg; break;
+		case 'N': o.repeat = (unsigned int)atoi(optarg); break;
 		case 'j': json = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: goto bad;
 		}
 	}
-	if (optind != argc || o.seconds <= 0 || (o.sweep && o.shape[1]))
+	if (optind != argc || o.seconds <= 0 || (o.sweep && o.shape[1]) ||
+	    o.repeat < 1 || o.repeat > 15 || !(o.repeat & 1))
 		goto bad;
 	if (!raw && !helper && !cpu && !pcie && !dispatch)
 		raw = helper = cpu = pcie = 1;
