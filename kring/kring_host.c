@@ -66,6 +66,9 @@ static void *host_main(void *arg)
 {
 	struct kring_host *h = arg;
 
+	/* The helper's main thread, in-process: its core loop. */
+	pthread_setname_np(pthread_self(), "gpuaes-core");
+
 	h->core_err = gpu_aes_core_run(h->core);
 	return NULL;
 }

@@ -393,6 +393,8 @@ bool kshim_cancel_delayed_work_sync(struct delayed_work *dw)
 static void *work_main(void *arg)
 {
 	(void)arg;
+	/* The kernel's kworker: deadline scans and other delayed work. */
+	pthread_setname_np(pthread_self(), "kshim-work");
 	pthread_mutex_lock(&work_lock);
 	while (!work_stop) {
 		unsigned long now = kshim_jiffies(), next = 0;

@@ -24,6 +24,7 @@
 #include "../../kring/kring.h"
 #include "../../kring/kring_host.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -147,6 +148,7 @@ static void *dq_main(void *arg)
 	uint32_t next = 0;
 
 	kring_set_cpu((int)t->cpu);
+	pthread_setname_np(pthread_self(), "bench-submit");
 	for (uint64_t n = 0;; n++) {
 		struct dq_req *r;
 		int ret;
@@ -242,11 +244,74 @@ static int dq_prepare(struct dq_thread *t, const struct bench_alg *a,
 	return 0;
 }
 
+/*
+ * Where the host CPU goes, by thread: every thread of the path is named
+ * for its role (pthread_setname_np), and the benchmark adds up their
+ * time on the CPU (/proc/self/task/TID/schedstat, ns) per role.
+ */
+enum {
+	ROLE_SUBMIT,	/* bench-submit: kring submit (reserve, copy in, post) */
+	ROLE_CORE,	/* gpuaes-core: take entries, batch, launch */
+	ROLE_GPU_DONE,	/* gpuaes-cudadone: GPU completion, first queue's reap */
+	ROLE_REAP,	/* gpuaes-reap: other queues' reaps (copy out, callbacks) */
+	ROLE_CPU_BE,	/* gpuaes-cpu: the cpu backend's workers */
+	ROLE_KWORKER,	/* kshim-work: the kernel's delayed work (deadlines) */
+	ROLE_OTHER,
+	NR_ROLES
+};
+
+static const char *const role_comm[NR_ROLES] = {
+	"bench-submit", "gpuaes-core", "gpuaes-cudadone", "gpuaes-reap",
+	"gpuaes-cpu", "kshim-work", "",
+};
+
+static const char *const role_name[NR_ROLES] = {
+	"submit", "core", "gpu-done", "reap", "cpu-backend", "kworker", "other",
+};
+
+static void role_cpu(double ns[NR_ROLES])
+{
+	char path[300], comm[32];
+	struct dirent *e;
+	DIR *d = opendir("/proc/self/task");
+	unsigned long long on;
+	unsigned int r;
+	FILE *f;
+
+	memset(ns, 0, NR_ROLES * sizeof(ns[0]));
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = 0;
+		fclose(f);
+		comm[strcspn(comm, "\n")] = 0;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat",
+			 e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fscanf(f, "%llu", &on) != 1)
+			on = 0;
+		fclose(f);
+		for (r = 0; r < ROLE_OTHER && strcmp(comm, role_comm[r]); r++)
+			;
+		ns[r] += (double)on;
+	}
+	if (d)
+		closedir(d);
+}
+
 struct dq_snap {
 	uint64_t done, bytes, errors;
 	double t, cpu;
 	int64_t ring, fallback;
 	struct gpu_aes_core_stats core;
+	double role_ns[NR_ROLES];
 };
 
 static void dq_snap(struct kring_host *h, struct dq_thread *t,
@@ -264,6 +329,7 @@ static void dq_snap(struct kring_host *h, struct dq_thread *t,
 	s->ring = kring_stat("ring_requests");
 	s->fallback = kring_stat("fallback_requests");
 	kring_host_core_stats(h, &s->core);
+	role_cpu(s->role_ns);
 }
 
 static void sleep_s(double s)
@@ -338,6 +404,19 @@ static int deep_queue(struct kring_host *h, const struct bench_opts *o,
 				 (s1.core.batches - s0.core.batches) : 0.0,
 		 (unsigned long long)(s1.core.sleeps - s0.core.sleeps));
 	bench_add(&r);
+	if (done) {
+		char sz[32] = "mixed";
+
+		if (r.size)
+			snprintf(sz, sizeof(sz), "%zu", r.size);
+		printf("  %s %s %s: host CPU per request by thread (us):",
+		       spec->path, a->name, sz);
+		for (unsigned int i = 0; i < NR_ROLES; i++)
+			if (s1.role_ns[i] > s0.role_ns[i])
+				printf(" %s %.3f", role_name[i],
+				       (s1.role_ns[i] - s0.role_ns[i]) / done / 1e3);
+		printf("\n");
+	}
 	if (out)
 		*out = r;
 	if (!done)

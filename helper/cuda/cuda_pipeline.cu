@@ -206,6 +206,8 @@ void *completer(void *arg)
 {
 	worker *w = (worker *)arg;
 
+	/* Named for top -H, and for the benchmark's CPU split by thread. */
+	pthread_setname_np(pthread_self(), "gpuaes-cudadone");
 	cudaSetDevice(w->dev);
 	pthread_mutex_lock(&w->lock);
 	for (;;) {

@@ -151,6 +151,8 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	struct gpu_aes_backend *be = w->be;
 
+	pthread_setname_np(pthread_self(), "gpuaes-cpu");
+
 	pthread_mutex_lock(&be->lock);
 	for (;;) {
 		struct gpu_aes_batch *b, *finished = NULL;

@@ -275,6 +275,9 @@ static void *reaper_main(void *arg)
 {
 	struct gpu_aes_core *c = arg;
 
+	/* Named for top -H, and for the benchmark's CPU split by thread. */
+	pthread_setname_np(pthread_self(), "gpuaes-reap");
+
 	pthread_mutex_lock(&c->reap_lock);
 	for (;;) {
 		uint32_t qid;
