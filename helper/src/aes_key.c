@@ -23,6 +23,21 @@ const uint8_t gpu_aes_sbox[256] = {
 	0x8c, 0xa1, 0x89, 0x0d, 0xbf, 0xe6, 0x42, 0x68, 0x41, 0x99, 0x2d, 0x0f, 0xb0, 0x54, 0xbb, 0x16,
 };
 
+/*
+ * Key bytes through general registers, one at a time: a memcpy() of 16 or
+ * 32 bytes leaves a whole key or round key in a vector register, which a
+ * later lazy symbol binding or signal may save on a stack (secret.h).
+ */
+static void copy_secret(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	volatile uint8_t *d = dst;
+	const volatile uint8_t *s = src;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d[i] = s[i];
+}
+
 static uint8_t xtime(uint8_t b)
 {
 	return (uint8_t)((b << 1) ^ ((b & 0x80) ? 0x1b : 0));
@@ -65,7 +80,7 @@ int gpu_aes_expand_schedules(const uint8_t *key, size_t len,
 
 	memset(enc, 0, GPU_AES_SCHED_BYTES);
 	memset(dec, 0, GPU_AES_SCHED_BYTES);
-	memcpy(w, key, len);
+	copy_secret(w, key, len);
 	for (i = nk; i < nw; i++) {
 		memcpy(t, w + 4 * (i - 1), 4);
 		if (i % nk == 0) {
@@ -85,8 +100,8 @@ int gpu_aes_expand_schedules(const uint8_t *key, size_t len,
 	}
 
 	/* Equivalent inverse cipher: reversed order, InvMixColumns inside. */
-	memcpy(dec, w + 16 * nr, 16);
-	memcpy(dec + 16 * nr, w, 16);
+	copy_secret(dec, w + 16 * nr, 16);
+	copy_secret(dec + 16 * nr, w, 16);
 	for (r = 1; r < nr; r++)
 		for (c = 0; c < 4; c++)
 			inv_mix_column(w + 16 * (nr - r) + 4 * c,

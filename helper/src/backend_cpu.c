@@ -19,6 +19,7 @@
 #include "backend.h"
 #include "backend_cpu.h"
 #include "cpu_aes.h"
+#include "secret.h"
 
 #define MAX_JOBS	16
 /* A worker claims segments up to this many bytes (or CHUNK_SEGS) at once. */
@@ -37,7 +38,8 @@ struct key_cache {
 
 struct worker {
 	struct gpu_aes_backend *be;
-	struct key_cache *cache;	/* nr_keys entries, this worker only */
+	/* nr_keys entries, this worker only; secret memory (secret.h). */
+	struct key_cache *cache;
 	pthread_t thread;
 	int started;
 };
@@ -62,6 +64,11 @@ struct gpu_aes_backend {
 	uint64_t order;
 	int stop;
 };
+
+static size_t cache_bytes(const struct gpu_aes_backend *be)
+{
+	return (size_t)be->region->nr_keys * sizeof(struct key_cache);
+}
 
 static void cache_drop(struct key_cache *kc)
 {
@@ -88,7 +95,7 @@ static struct gpu_aes_cpu_key *cache_for(struct worker *w,
 		return NULL;
 	if (kc->gen != s->key_gen || kc->k.key_len != key_len ||
 	    kc->k.tweak_len != tweak_len ||
-	    memcmp(kc->k.key, k->key, key_len + tweak_len) != 0) {
+	    !gpu_aes_secret_equal(kc->k.key, k->key, key_len + tweak_len)) {
 		gpu_aes_cpu_key_set(&kc->k, k->key, key_len, tweak_len);
 		kc->gen = s->key_gen;
 	}
@@ -268,7 +275,7 @@ static void cpu_free(struct gpu_aes_backend *be)
 			continue;
 		for (k = 0; k < be->region->nr_keys; k++)
 			cache_drop(&w->cache[k]);
-		free(w->cache);
+		gpu_aes_secret_free(w->cache, cache_bytes(be));
 	}
 	free(be->workers);
 	pthread_cond_destroy(&be->idle);
@@ -313,8 +320,7 @@ static int cpu_open(const struct gpu_aes_backend_config *cfg,
 	}
 	for (i = 0; i < n; i++) {
 		be->workers[i].be = be;
-		be->workers[i].cache = calloc(region->nr_keys,
-					      sizeof(struct key_cache));
+		be->workers[i].cache = gpu_aes_secret_alloc(cache_bytes(be));
 		if (!be->workers[i].cache) {
 			cpu_free(be);
 			return -ENOMEM;

@@ -6,6 +6,7 @@
 
 #include "../../uapi/gpu_aes.h"
 #include "cpu_aes.h"
+#include "secret.h"
 #include "xts_ecb.h"
 
 /*
@@ -69,7 +70,7 @@ void gpu_aes_cpu_key_set(struct gpu_aes_cpu_key *kc, const uint8_t *key,
 	gpu_aes_cpu_key_wipe(kc);
 	kc->key_len = key_len;
 	kc->tweak_len = tweak_len;
-	memcpy(kc->key, key, key_len + tweak_len);
+	gpu_aes_secret_copy(kc->key, key, key_len + tweak_len);
 	kc->xts_compose = tweak_len &&
 		(key_len == 24 ||
 		 !CRYPTO_memcmp(kc->key, kc->key + key_len, key_len));
@@ -94,18 +95,22 @@ static EVP_CIPHER_CTX *ctx_get(struct gpu_aes_cpu_key *kc, unsigned int idx)
 	/* CTR is its own inverse: both directions encrypt the counter. */
 	int enc = idx != CTX_ECB_DEC && idx != CTX_XTS_DEC &&
 		  idx != CTX_GCM_DEC;
+	int ok;
 
 	if (ctx)
 		return ctx;
+	/* The provider's copy holds the expanded key: out of core dumps. */
+	gpu_aes_secret_begin();
 	ctx = EVP_CIPHER_CTX_new();
-	if (!ctx)
-		return NULL;
-	if (EVP_CipherInit_ex(ctx, cipher_for(idx, kc->key_len), NULL, NULL,
-			      NULL, enc) != 1 ||
-	    ((idx == CTX_GCM_ENC || idx == CTX_GCM_DEC) &&
-	     EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, 12, NULL) != 1) ||
-	    EVP_CipherInit_ex(ctx, NULL, NULL, key, NULL, enc) != 1 ||
-	    EVP_CIPHER_CTX_set_padding(ctx, 0) != 1) {
+	ok = ctx &&
+	     EVP_CipherInit_ex(ctx, cipher_for(idx, kc->key_len), NULL, NULL,
+			       NULL, enc) == 1 &&
+	     (!(idx == CTX_GCM_ENC || idx == CTX_GCM_DEC) ||
+	      EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, 12, NULL) == 1) &&
+	     EVP_CipherInit_ex(ctx, NULL, NULL, key, NULL, enc) == 1 &&
+	     EVP_CIPHER_CTX_set_padding(ctx, 0) == 1;
+	gpu_aes_secret_end();
+	if (!ok) {
 		EVP_CIPHER_CTX_free(ctx);
 		return NULL;
 	}

@@ -21,7 +21,9 @@
 
 /*
  * One key and the OpenSSL contexts made from it, each on first use.  Not
- * for two threads at once: a context holds a request's state.
+ * for two threads at once: a context holds a request's state.  The
+ * contexts are made in secret memory (secret.h); a caller that must keep
+ * keys out of core dumps puts the struct there too (gpu_aes_secret_alloc).
  */
 struct gpu_aes_cpu_key {
 	uint32_t key_len;	/* 16, 24, 32, or 0: no key */

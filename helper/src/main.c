@@ -16,6 +16,7 @@
 #include "core.h"
 #include "log.h"
 #include "region.h"
+#include "secret.h"
 #include "status_file.h"
 #include "transport.h"
 
@@ -477,6 +478,11 @@ int main(int argc, char **argv)
 	};
 	const struct gpu_aes_backend_ops *ops;
 
+	/* Before anything in OpenSSL allocates (secret.h). */
+	if (gpu_aes_secret_openssl_init()) {
+		fprintf(stderr, "gpu-aes-helper: OpenSSL allocated memory before main(): its key contexts could not be kept out of core dumps\n");
+		return EXIT_FAIL;
+	}
 	g_started = time(NULL);
 	if (parse(argc, argv, &o))
 		return EXIT_USAGE;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "region.h"
+#include "secret.h"
 
 #define HUGE_SZ		(2UL << 20)
 
@@ -98,6 +99,17 @@ int gpu_aes_region_alloc(const struct gpu_aes_geometry *g,
 	 */
 	if (madvise(base, map_size, MADV_DONTFORK)) {
 		err = -errno;
+		munmap(base, map_size);
+		free(queues);
+		return err;
+	}
+	/*
+	 * The key table, and the plaintext of every request in the data
+	 * area, must not end up in a core dump: excluded before the kernel
+	 * can write either.
+	 */
+	err = gpu_aes_secret_exclude(base, map_size);
+	if (err) {
 		munmap(base, map_size);
 		free(queues);
 		return err;

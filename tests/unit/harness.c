@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "log.h"
+#include "secret.h"
 
 #define MAX_TESTS 128
 
@@ -136,6 +137,11 @@ int main(int argc, char **argv)
 {
 	int i, passed = 0, failed = 0;
 
+	/* As the helper does: OpenSSL's key contexts in secret memory. */
+	if (gpu_aes_secret_openssl_init()) {
+		fprintf(stderr, "OpenSSL allocated before main()\n");
+		return 2;
+	}
 	/* Tests expect errors on purpose; keep their output readable. */
 	gpu_aes_log_level = LOG_CRIT;
 	for (i = 0; i < nr_tests; i++) {
