@@ -55,7 +55,9 @@ struct worker {
 
 	/* Key copies, per key table slot (cuda_keys.cu). */
 	uint32_t nr_keys;
-	gpu_aes_dev_key *d_keys, *h_keys;
+	gpu_aes_dev_key *d_keys;
+	gpu_aes_dev_key *h_keys;	/* secret memory (secret.h) */
+	bool h_keys_pinned;		/* cudaHostRegister()ed */
 	uint32_t *key_gen;	/* generation uploaded, per slot */
 	uint8_t *key_valid;
 	/*

@@ -10,6 +10,7 @@
  * outlive it on the GPU or in the helper.
  */
 #include "cuda_internal.h"
+#include "../src/secret.h"
 
 #include <openssl/crypto.h>
 #include <stdlib.h>
@@ -17,25 +18,43 @@
 
 namespace gpu_aes_cuda {
 
+/*
+ * The host staging table is secret memory (out of core dumps) pinned with
+ * cudaHostRegister rather than cudaMallocHost's, whose mapping the driver
+ * makes and this process cannot vouch for.
+ */
 bool keys_init(worker *w, uint32_t nr_keys)
 {
+	size_t h_bytes = nr_keys * sizeof(gpu_aes_dev_key);
+	bool ok = true;
+
 	w->nr_keys = nr_keys;
 	w->key_gen = (uint32_t *)calloc(nr_keys, sizeof(uint32_t));
 	w->key_valid = (uint8_t *)calloc(nr_keys, 1);
 	w->hctx = (EVP_CIPHER_CTX **)calloc(nr_keys, sizeof(*w->hctx));
 	if (!w->key_gen || !w->key_valid || !w->hctx)
 		return false;
-	for (uint32_t k = 0; k < nr_keys; k++)
-		if (!(w->hctx[k] = EVP_CIPHER_CTX_new()))
-			return false;
+	/* Each context will hold a schedule (key_ensure()). */
+	gpu_aes_secret_begin();
+	for (uint32_t k = 0; k < nr_keys && ok; k++)
+		ok = (w->hctx[k] = EVP_CIPHER_CTX_new()) != nullptr;
+	gpu_aes_secret_end();
+	if (!ok)
+		return false;
+	w->h_keys = (gpu_aes_dev_key *)gpu_aes_secret_alloc(h_bytes);
+	if (!w->h_keys)
+		return false;
+	if (!CK(w, cudaHostRegister(w->h_keys, h_bytes,
+				    cudaHostRegisterDefault)))
+		return false;
+	w->h_keys_pinned = true;
 	return CK(w, cudaMalloc(&w->d_keys, nr_keys * sizeof(gpu_aes_dev_key))) &&
 	       CK(w, cudaMemset(w->d_keys, 0, nr_keys * sizeof(gpu_aes_dev_key))) &&
-	       CK(w, cudaMallocHost(&w->h_keys, nr_keys * sizeof(gpu_aes_dev_key))) &&
 	       CK(w, cudaStreamCreateWithFlags(&w->key_stream,
 					       cudaStreamNonBlocking));
 }
 
-/* Key copies: wiped on the device and in pinned host memory, then freed. */
+/* Key copies: wiped on the device and in host memory, then freed. */
 void keys_free(worker *w)
 {
 	if (w->d_keys) {
@@ -44,11 +63,11 @@ void keys_free(worker *w)
 		cudaFree(w->d_keys);
 	}
 	if (w->h_keys) {
-		volatile uint8_t *p = (volatile uint8_t *)w->h_keys;
-
-		for (size_t i = 0; i < w->nr_keys * sizeof(gpu_aes_dev_key); i++)
-			p[i] = 0;
-		cudaFreeHost(w->h_keys);
+		if (w->h_keys_pinned)
+			cudaHostUnregister(w->h_keys);
+		/* Wipes before it unmaps. */
+		gpu_aes_secret_free(w->h_keys,
+				    w->nr_keys * sizeof(gpu_aes_dev_key));
 	}
 	if (w->hctx) {
 		for (uint32_t k = 0; k < w->nr_keys; k++)
@@ -82,6 +101,7 @@ int key_ensure(worker *w, const gpu_aes_region *r, uint16_t k, uint32_t gen)
 	uint32_t len, tlen, g1, g2;
 	unsigned int nr;
 	int rc = -1;
+	bool ok;
 
 	if (w->key_valid[k] && w->key_gen[k] == gen)
 		return 1;
@@ -90,7 +110,7 @@ int key_ensure(worker *w, const gpu_aes_region *r, uint16_t k, uint32_t gen)
 	tlen = __atomic_load_n(&e->tweak_len, __ATOMIC_RELAXED);
 	if ((len != 16 && len != 24 && len != 32) || (tlen && tlen != len))
 		return -1;
-	memcpy(raw, e->key, len + tlen);
+	gpu_aes_secret_copy(raw, e->key, len + tlen);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	g2 = __atomic_load_n(&e->gen, __ATOMIC_RELAXED);
 	if (g1 != gen || g2 != gen)
@@ -107,10 +127,14 @@ int key_ensure(worker *w, const gpu_aes_region *r, uint16_t k, uint32_t gen)
 	w->key_valid[k] = 0;
 	if (gpu_aes_dev_expand_key(raw, len, &w->h_keys[k], &nr))
 		goto out;
-	if (EVP_EncryptInit_ex(w->hctx[k], len == 16 ? EVP_aes_128_ecb() :
-			       len == 24 ? EVP_aes_192_ecb() : EVP_aes_256_ecb(),
-			       NULL, raw + tlen, NULL) != 1 ||
-	    EVP_CIPHER_CTX_set_padding(w->hctx[k], 0) != 1)
+	/* The provider's copy of the schedule goes to secret memory too. */
+	gpu_aes_secret_begin();
+	ok = EVP_EncryptInit_ex(w->hctx[k], len == 16 ? EVP_aes_128_ecb() :
+				len == 24 ? EVP_aes_192_ecb() :
+				EVP_aes_256_ecb(), NULL, raw + tlen, NULL) == 1 &&
+	     EVP_CIPHER_CTX_set_padding(w->hctx[k], 0) == 1;
+	gpu_aes_secret_end();
+	if (!ok)
 		goto out;
 	if (!tlen) {
 		if (!host_block(w, k, zero, h))
