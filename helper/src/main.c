@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,6 +50,7 @@ struct options {
 	unsigned long spin_us;
 	unsigned long threads;
 	int verbose;
+	int allow_core_dump;
 };
 
 /*
@@ -97,6 +99,8 @@ static void usage(FILE *f)
 "  -g, --gpus LIST      cuda backend: comma-separated device ids (default all)\n"
 "      --status-file PATH  status file for gpu-aesctl, rewritten every %u s\n"
 "                       (default /run/gpu-aes/helper.json; '' for none)\n"
+"      --allow-core-dump  stay dumpable once attached, for debugging (keys\n"
+"                       are left out of core dumps either way)\n"
 "  -v, --verbose        log debug messages too\n"
 "  -V, --version        print the version and exit\n"
 "  -h, --help           print this help and exit\n"
@@ -157,6 +161,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "threads", required_argument, NULL, 't' },
 		{ "gpus", required_argument, NULL, 'g' },
 		{ "status-file", required_argument, NULL, 'S' },
+		{ "allow-core-dump", no_argument, NULL, 'C' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
@@ -197,6 +202,9 @@ static int parse(int argc, char **argv, struct options *o)
 			break;
 		case 'S':
 			o->status_file = optarg;
+			break;
+		case 'C':
+			o->allow_core_dump = 1;
 			break;
 		case 'v':
 			o->verbose = 1;
@@ -411,6 +419,21 @@ static int serve(const struct options *o, const struct gpu_aes_backend_ops *ops)
 	err = gpu_aes_transport_dev_open(o->device, &info, &r, &t);
 	if (err) {
 		status = exit_for_errno(-err);
+		goto out;
+	}
+	/*
+	 * Not dumpable from here on: the kernel writes no core, whatever the
+	 * core limit, fs.suid_dumpable or core_pattern say.  Not before: until
+	 * SETUP no key exists in this process (the kernel fills the key table
+	 * only once attached), so a crash while opening the device or mapping
+	 * the region still leaves a core to debug, with nothing secret in it.
+	 * Right after, before the backend starts: from now on the key table
+	 * can fill and every copy is made from it.  Keys are in MADV_DONTDUMP
+	 * memory either way (secret.h); this also keeps out what that cannot
+	 * cover (stacks, registers, request data in flight in a backend).
+	 */
+	if (!o->allow_core_dump && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)) {
+		log_err("cannot clear the dumpable flag: %s", strerror(errno));
 		goto out;
 	}
 	err = ops->open(&bcfg, &r, &be);
