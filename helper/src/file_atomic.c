@@ -15,6 +15,12 @@
 
 int gpu_aes_write_atomic(const char *path, const char *text, size_t len)
 {
+	return gpu_aes_write_atomic_mode(path, text, len, 0644);
+}
+
+int gpu_aes_write_atomic_mode(const char *path, const char *text, size_t len,
+			      mode_t mode)
+{
 	size_t done = 0;
 	char *tmp = NULL;
 	int fd, err = 0;
@@ -39,7 +45,7 @@ int gpu_aes_write_atomic(const char *path, const char *text, size_t len)
 		}
 		done += (size_t)n;
 	}
-	if (!err && fchmod(fd, 0644))
+	if (!err && fchmod(fd, mode))
 		err = -errno;
 	if (close(fd) && !err)
 		err = -errno;
