@@ -27,16 +27,18 @@ endif
 
 # The host-only parts are plain C and always unit-tested, with the parts
 # of src/ they use (aes_key.c: the one key expansion; xts_ecb.c: the test
-# reference's XTS).
+# reference's XTS; file_atomic.c: the tuning cache's writer).
 CUDA_UNIT := $(CUDA_BUILD)/cuda-unit
 CUDA_UNIT_OBJS := $(CUDA_BUILD)/unit_host.o $(CUDA_BUILD)/ref.o \
-	$(CUDA_BUILD)/aes_host.o $(CUDA_BUILD)/aes_key.o $(CUDA_BUILD)/xts_ecb.o
+	$(CUDA_BUILD)/aes_host.o $(CUDA_BUILD)/aes_key.o $(CUDA_BUILD)/xts_ecb.o \
+	$(CUDA_BUILD)/tune_cache.o $(CUDA_BUILD)/file_atomic.o
 
 $(CUDA_BUILD)/%.o: $(CUDA_SRC)/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -c -o $@ $<
 
-$(CUDA_BUILD)/aes_key.o $(CUDA_BUILD)/xts_ecb.o: $(CUDA_BUILD)/%.o: src/%.c
+$(CUDA_BUILD)/aes_key.o $(CUDA_BUILD)/xts_ecb.o $(CUDA_BUILD)/file_atomic.o: \
+		$(CUDA_BUILD)/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -c -o $@ $<
 
@@ -50,9 +52,10 @@ $(CUDA_UNIT): $(CUDA_UNIT_OBJS)
 # The same tests under ASan+UBSan (the sanitizer sub-make skips cuda.mk).
 CUDA_UNIT_ASAN := $(CUDA_BUILD)/cuda-unit-asan
 CUDA_UNIT_SRCS := $(GPUTEST)/unit_host.c $(GPUTEST)/ref.c \
-	$(CUDA_SRC)/aes_host.c src/aes_key.c src/xts_ecb.c
+	$(CUDA_SRC)/aes_host.c src/aes_key.c src/xts_ecb.c \
+	$(CUDA_SRC)/tune_cache.c src/file_atomic.c
 $(CUDA_UNIT_ASAN): $(CUDA_UNIT_SRCS) $(wildcard $(CUDA_SRC)/*.h) \
-	$(GPUTEST)/ref.h src/aes_key.h src/xts_ecb.h
+	$(GPUTEST)/ref.h src/aes_key.h src/xts_ecb.h src/file_atomic.h
 	@mkdir -p $(@D)
 	$(CC) -D_GNU_SOURCE -Isrc -std=c11 -O1 -g \
 		-Wall -Wextra -Werror -fsanitize=address,undefined \
@@ -79,7 +82,8 @@ override NVCCFLAGS += -std=c++17 \
 
 CUDA_OBJS := $(CUDA_BUILD)/aes_host.o $(CUDA_BUILD)/aes_kernel.o \
 	$(CUDA_BUILD)/kernel_id.o $(CUDA_BUILD)/cuda_pipeline.o \
-	$(CUDA_BUILD)/cuda_keys.o $(CUDA_BUILD)/cuda_tuning.o
+	$(CUDA_BUILD)/cuda_keys.o $(CUDA_BUILD)/cuda_tuning.o \
+	$(CUDA_BUILD)/tune_cache.o
 CUDA_CPPFLAGS := -DHAVE_CUDA
 CUDA_LDLIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread \
 	-lstdc++

@@ -5,10 +5,11 @@
  * tuning cache file for this GPU, else the fastest shape of a timed run,
  * which is then written to the cache.
  *
- * The cache file is $HOME/.cache/gpu-aes/tune-KEY and holds one line in
- * GPU_AES_CUDA_SHAPE's syntax.  KEY is everything the fastest shape
- * depends on, and nothing else, so that a file is reused exactly as long
- * as its answer holds:
+ * The cache file is tune-KEY in the cache directory (tune_cache.h: the
+ * unit's CacheDirectory=, else $STATE_DIRECTORY, else $HOME/.cache/gpu-aes,
+ * else none) and holds one line in GPU_AES_CUDA_SHAPE's syntax.  KEY is
+ * everything the fastest shape depends on, and nothing else, so that a
+ * file is reused exactly as long as its answer holds:
  *   the GPU: its name, UUID (this board: boards of one model may differ
  *     in power limit and cooling), compute capability, SM count and peak
  *     SM and memory clocks;
@@ -23,13 +24,13 @@
  */
 #include "aes_kernel.h"
 #include "cuda_internal.h"
+#include "tune_cache.h"
 
-#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <string>
-#include <sys/stat.h>
 #include <vector>
 
 /* Bump when tune() changes what it measures or how it picks. */
@@ -46,15 +47,12 @@ namespace gpu_aes_cuda {
 namespace {
 
 /*
- * The cache file for this worker's GPU; "" when there is none to use (a
- * query failed, which also marks w dead, or the key would not fit in a
- * file name).
+ * The cache file's name for this worker's GPU; "" when there is none to
+ * use (a query failed, which also marks w dead, or the key would not fit
+ * in a file name).
  */
-std::string cache_path(worker *w, const cudaDeviceProp &p)
+std::string cache_name(worker *w, const cudaDeviceProp &p)
 {
-	const char *home = getenv("HOME");
-	std::string dir = std::string(home && *home ? home : "/tmp") +
-			  "/.cache/gpu-aes";
 	const unsigned char *u = (const unsigned char *)p.uuid.bytes;
 	int drv = 0, rt = 0, sm_khz = 0, mem_khz = 0, n;
 	char name[240];	/* with "tune-", within NAME_MAX */
@@ -81,7 +79,7 @@ std::string cache_path(worker *w, const cudaDeviceProp &p)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 		      (*c >= '0' && *c <= '9') || *c == '.' || *c == '-'))
 			*c = '_';
-	return dir + "/tune-" + name;
+	return std::string("tune-") + name;
 }
 
 /* Time AES-128-CTR over 64 MiB in each shape; keep the fastest. */
@@ -172,45 +170,41 @@ out:
 
 void load_shape(worker *w, const cudaDeviceProp &p)
 {
-	std::string path;
-	char line[128];
-	bool written;
-	FILE *f;
+	static bool told;	/* that there is no cache: once, not per GPU */
+	char path[PATH_MAX];
+	const char *why;
+	std::string name;
+	int err;
 
 	if (getenv("GPU_AES_CUDA_SHAPE") &&
 	    gpu_aes_shape_parse(getenv("GPU_AES_CUDA_SHAPE"), &w->shape) == 0)
 		return;
-	path = cache_path(w, p);
+	name = cache_name(w, p);
 	if (w->dead)
 		return;		/* the caller gives up on this GPU */
-	f = path.empty() ? nullptr : fopen(path.c_str(), "r");
-	if (f) {
-		bool ok = fgets(line, sizeof(line), f) &&
-			  gpu_aes_shape_parse(line, &w->shape) == 0;
-
-		fclose(f);
-		if (ok)
-			return;
-	}
-	w->shape = { 0, 256, 2, 2 };
-	if (!tune(w, &w->shape) || path.empty())
+	if (!name.empty() && gpu_aes_tune_cache_load(name.c_str(), &w->shape) == 0)
 		return;
-	std::string dir = path.substr(0, path.rfind('/'));
-	std::string parent = dir.substr(0, dir.rfind('/'));
-	mkdir(parent.c_str(), 0700);
-	mkdir(dir.c_str(), 0700);
-	f = fopen(path.c_str(), "w");
-	written = f && gpu_aes_shape_format(&w->shape, line, sizeof(line)) == 0 &&
-		  fputs(line, f) >= 0;
-	if (f && fclose(f) != 0)
-		written = false;
+	w->shape = { 0, 256, 2, 2 };
+	if (!tune(w, &w->shape) || name.empty())
+		return;
 	/* Not fatal: the shape is in use, the next start tunes again. */
-	if (!written)
-		gpu_aes_log(LOG_WARNING, "cuda: gpu %d: cannot write the tuning cache %s: %s",
-			    w->dev, path.c_str(), strerror(errno));
-	else
+	err = gpu_aes_tune_cache_store(name.c_str(), &w->shape, path,
+				       sizeof(path), &why);
+	if (!err) {
 		gpu_aes_log(LOG_INFO, "cuda: gpu %d: tuning cache %s written",
-			    w->dev, path.c_str());
+			    w->dev, path);
+	} else if (!path[0]) {
+		if (!__atomic_exchange_n(&told, true, __ATOMIC_RELAXED))
+			gpu_aes_log(LOG_INFO, "cuda: the tuning is not cached (%s): every start tunes again",
+				    why);
+	} else if (why) {
+		if (!__atomic_exchange_n(&told, true, __ATOMIC_RELAXED))
+			gpu_aes_log(LOG_WARNING, "cuda: the tuning is not cached: %s %s: every start tunes again",
+				    path, why);
+	} else {
+		gpu_aes_log(LOG_WARNING, "cuda: gpu %d: cannot write the tuning cache %s: %s",
+			    w->dev, path, strerror(-err));
+	}
 }
 
 } /* namespace gpu_aes_cuda */

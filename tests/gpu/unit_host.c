@@ -3,17 +3,25 @@
  * unit_host - the cuda backend's parts that need no GPU: 128-bit counter
  * arithmetic, chunking, key expansion, the tables and the kernel's round
  * arithmetic (re-done here on the CPU word for word, against OpenSSL), the
- * tuning-cache format and --gpus parsing.  Runs in CI.
+ * tuning cache (its format, where it is and how it is written) and --gpus
+ * parsing.  Runs in CI.
  */
 #include "../../helper/cuda/aes_gpu.h"
 #include "../../helper/cuda/aes_tables.h"
 #include "../../helper/cuda/cuda_backend.h"
 #include "../../helper/cuda/gf128.h"
+#include "../../helper/cuda/tune_cache.h"
 #include "ref.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int failures, checks;
 
@@ -223,6 +231,185 @@ static void test_shape(void)
 	EXPECT(gpu_aes_shape_format(&t, buf, sizeof(buf)) == 0 &&
 	       !strcmp(buf, "1 512 4 1\n"));
 	EXPECT(gpu_aes_shape_format(&t, buf, 4) == -1);
+}
+
+/* Entries of directory @path but . and .., or -1. */
+static int dir_entries(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static int file_is(const char *path, const char *text)
+{
+	char buf[128] = "";
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return 0;
+	ok = fgets(buf, sizeof(buf), f) && !strcmp(buf, text);
+	fclose(f);
+	return ok;
+}
+
+static void cache_env(const char *cache, const char *state, const char *home)
+{
+	const char *v[3] = { cache, state, home };
+	const char *k[3] = { "CACHE_DIRECTORY", "STATE_DIRECTORY", "HOME" };
+
+	for (int i = 0; i < 3; i++) {
+		if (v[i])
+			setenv(k[i], v[i], 1);
+		else
+			unsetenv(k[i]);
+	}
+}
+
+/*
+ * The tuning cache (issue 20, F4): never in a directory another user can
+ * write (it was /tmp/.cache/gpu-aes without HOME), never through a
+ * symlink planted at the file, written 0600.  Runs in a directory of its
+ * own, which is also the working directory, so a relative path would
+ * land there and be seen.
+ */
+static void test_tune_cache(void)
+{
+	struct gpu_aes_shape s = { 1, 512, 4, 1 }, got;
+	char base[] = "/tmp/gpu-aes-unit-XXXXXX", old_cwd[4096];
+	char a[64], b[64], c[64], path[4096], p2[256];
+	const char *why = NULL, *name = "tune-unit-test";
+	const char *tmp_file = "/tmp/.cache/gpu-aes/tune-unit-test";
+	int tmp_had_dir = access("/tmp/.cache/gpu-aes", F_OK) == 0;
+	char *saved[3] = { NULL, NULL, NULL };
+	const char *keys[3] = { "CACHE_DIRECTORY", "STATE_DIRECTORY", "HOME" };
+	struct stat st;
+	mode_t um = umask(0);	/* the mode must not come from the umask */
+
+	for (int i = 0; i < 3; i++)
+		if (getenv(keys[i]))
+			saved[i] = strdup(getenv(keys[i]));
+	EXPECT(getcwd(old_cwd, sizeof(old_cwd)) != NULL);
+	EXPECT(mkdtemp(base) != NULL);
+	EXPECT(chmod(base, 0700) == 0 && chdir(base) == 0);
+	snprintf(a, sizeof(a), "%s/a", base);
+	snprintf(b, sizeof(b), "%s/b", base);
+	snprintf(c, sizeof(c), "%s/c", base);
+	EXPECT(mkdir(a, 0700) == 0 && mkdir(b, 0755) == 0 &&
+	       mkdir(c, 0700) == 0);
+
+	/* No HOME, no CACHE/STATE_DIRECTORY: no cache, nothing written. */
+	cache_env(NULL, NULL, NULL);
+	EXPECT(gpu_aes_tune_cache_dir(path, sizeof(path), true, &why) ==
+	       -ENOENT && path[0] == 0 && why);
+	EXPECT(gpu_aes_tune_cache_store(name, &s, path, sizeof(path), &why) ==
+	       -ENOENT && path[0] == 0);
+	EXPECT(gpu_aes_tune_cache_load(name, &got) == -ENOENT);
+	EXPECT(access(tmp_file, F_OK) != 0);
+	EXPECT(tmp_had_dir || access("/tmp/.cache/gpu-aes", F_OK) != 0);
+	/* A relative HOME is no HOME: nothing under the working directory. */
+	cache_env(NULL, NULL, "home");
+	EXPECT(gpu_aes_tune_cache_store(name, &s, path, sizeof(path), &why) ==
+	       -ENOENT && path[0] == 0);
+	EXPECT(dir_entries(base) == 3);
+	/* HOME=/tmp (world-writable): refused, and .cache not made there. */
+	cache_env(NULL, NULL, "/tmp");
+	EXPECT(gpu_aes_tune_cache_store(name, &s, path, sizeof(path), &why) ==
+	       -EPERM && !strcmp(path, "/tmp") && why);
+	EXPECT(access(tmp_file, F_OK) != 0);
+	EXPECT(tmp_had_dir || access("/tmp/.cache/gpu-aes", F_OK) != 0);
+
+	/* CACHE_DIRECTORY first (its first entry), then STATE_, then HOME. */
+	snprintf(p2, sizeof(p2), "%s:%s", a, b);
+	cache_env(p2, b, c);
+	EXPECT(gpu_aes_tune_cache_dir(path, sizeof(path), false, &why) == 0 &&
+	       !strcmp(path, a));
+	cache_env(NULL, b, c);
+	EXPECT(gpu_aes_tune_cache_dir(path, sizeof(path), false, &why) == 0 &&
+	       !strcmp(path, b));
+	cache_env(NULL, NULL, c);
+	EXPECT(gpu_aes_tune_cache_dir(path, sizeof(path), false, &why) ==
+	       -ENOENT);	/* $HOME/.cache not there yet */
+	EXPECT(gpu_aes_tune_cache_store(name, &s, path, sizeof(path), &why) ==
+	       0);
+	snprintf(p2, sizeof(p2), "%s/.cache/gpu-aes/%s", c, name);
+	EXPECT(!strcmp(path, p2) && file_is(p2, "1 512 4 1\n"));
+	snprintf(p2, sizeof(p2), "%s/.cache/gpu-aes", c);
+	EXPECT(stat(p2, &st) == 0 && (st.st_mode & 07777) == 0700);
+
+	/* Created 0600 in the chosen directory, and read back. */
+	cache_env(a, NULL, NULL);
+	EXPECT(gpu_aes_tune_cache_store(name, &s, path, sizeof(path), &why) ==
+	       0);
+	snprintf(p2, sizeof(p2), "%s/%s", a, name);
+	EXPECT(!strcmp(path, p2) && lstat(p2, &st) == 0 &&
+	       S_ISREG(st.st_mode) && (st.st_mode & 07777) == 0600);
+	EXPECT(gpu_aes_tune_cache_load(name, &got) == 0 &&
+	       !memcmp(&got, &s, sizeof(s)));
+	EXPECT(dir_entries(a) == 1);	/* no temporary left behind */
+
+	/* A symlink planted at the file: not read, not written through. */
+	snprintf(p2, sizeof(p2), "%s/victim", b);
+	EXPECT(symlink(p2, path) == 0 || (unlink(path) == 0 &&
+					  symlink(p2, path) == 0));
+	{
+		int fd = open(p2, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		EXPECT(fd >= 0 && write(fd, "0 128 1 8\n", 10) == 10);
+		if (fd >= 0)
+			close(fd);
+	}
+	got = s;
+	EXPECT(gpu_aes_tune_cache_load(name, &got) == -ELOOP &&
+	       !memcmp(&got, &s, sizeof(s)));
+	EXPECT(gpu_aes_tune_cache_store(name, &s, path, sizeof(path), &why) ==
+	       0);
+	EXPECT(file_is(p2, "0 128 1 8\n"));
+	EXPECT(lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       (st.st_mode & 07777) == 0600 && file_is(path, "1 512 4 1\n"));
+
+	/* Directories others could change, or a symlink to one: refused. */
+	EXPECT(chmod(b, 0777) == 0);
+	cache_env(b, NULL, NULL);
+	EXPECT(gpu_aes_tune_cache_store(name, &s, path, sizeof(path), &why) ==
+	       -EPERM && why);
+	EXPECT(gpu_aes_tune_cache_load(name, &got) == -EPERM);
+	snprintf(p2, sizeof(p2), "%s/link", base);
+	EXPECT(symlink(a, p2) == 0);
+	cache_env(p2, NULL, NULL);
+	EXPECT(gpu_aes_tune_cache_store(name, &s, path, sizeof(path), &why) ==
+	       -ELOOP && why);
+	cache_env("relative", NULL, NULL);
+	EXPECT(gpu_aes_tune_cache_store(name, &s, path, sizeof(path), &why) ==
+	       -EINVAL && why);
+	EXPECT(dir_entries(base) == 4 && dir_entries(b) == 1);
+
+	for (int i = 0; i < 3; i++) {
+		if (saved[i])
+			setenv(keys[i], saved[i], 1);
+		else
+			unsetenv(keys[i]);
+		free(saved[i]);
+	}
+	umask(um);
+	EXPECT(chdir(old_cwd) == 0);
+	EXPECT(nftw(base, rm_one, 8, FTW_DEPTH | FTW_PHYS) == 0);
 }
 
 static void test_gpus(void)
@@ -576,6 +763,7 @@ int main(void)
 	test_expand();
 	test_rounds();
 	test_shape();
+	test_tune_cache();
 	test_gpus();
 	printf("cuda unit tests: %d passed, %d failed\n", checks - failures,
 	       failures);
