@@ -5,8 +5,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <json-c/json.h>
+#include <limits.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,52 +28,64 @@ struct gpu_aes_status_file {
 	pthread_cond_t cond;	/* CLOCK_MONOTONIC */
 	int stop;		/* under lock */
 	int failing;		/* the last write failed (logged once) */
+	/*
+	 * The rendered document: 64 GPUs and a full estimates table,
+	 * indented, stay well under it.
+	 */
+	char buf[128 * 1024];
 };
 
-/* Appends to a fixed buffer; remembers overflow. */
-struct out {
-	char *buf;
-	size_t len, pos;
-	int over;
+/*
+ * The document under construction.  json-c returns NULL from a failed
+ * allocation; one anywhere fails the render rather than leave a field out.
+ */
+struct doc {
+	int oom;
 };
 
-static void put(struct out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void put(struct out *o, const char *fmt, ...)
+/* Adds @v to @o: under @key in an object, at the end of an array. */
+static struct json_object *put(struct doc *d, struct json_object *o,
+			       const char *key, struct json_object *v)
 {
-	va_list ap;
-	int n;
+	int err;
 
-	if (o->over)
-		return;
-	va_start(ap, fmt);
-	/* clang-analyzer 14 misreads x86-64's va_start (see log.c). */
-	// NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized)
-	n = vsnprintf(o->buf + o->pos, o->len - o->pos, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= o->len - o->pos) {
-		o->over = 1;
-		return;
+	if (!o || !v) {
+		d->oom = 1;
+		json_object_put(v);
+		return NULL;
 	}
-	o->pos += (size_t)n;
+	err = json_object_is_type(o, json_type_array) ?
+		json_object_array_add(o, v) : json_object_object_add(o, key, v);
+	if (err) {
+		d->oom = 1;
+		json_object_put(v);
+		return NULL;
+	}
+	return v;
 }
 
-/* A JSON string: quotes, backslashes and control bytes escaped. */
-static void put_str(struct out *o, const char *s)
+static void put_null(struct doc *d, struct json_object *o, const char *key)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	if (!o || json_object_object_add(o, key, NULL))
+		d->oom = 1;
+}
 
-	put(o, "\"");
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			put(o, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			put(o, "\\u%04x", *p);
-		else
-			put(o, "%c", *p);
-	}
-	put(o, "\"");
+static void put_str(struct doc *d, struct json_object *o, const char *key,
+		    const char *s)
+{
+	put(d, o, key, json_object_new_string(s ? s : ""));
+}
+
+static void put_int(struct doc *d, struct json_object *o, const char *key,
+		    int64_t v)
+{
+	put(d, o, key, json_object_new_int64(v));
+}
+
+static void put_u64(struct doc *d, struct json_object *o, const char *key,
+		    uint64_t v)
+{
+	put(d, o, key, json_object_new_uint64(v));
 }
 
 /* First line of a sysfs file, newline stripped; 0 or -1. */
@@ -113,12 +126,14 @@ static int link_gen(const char *speed)
 }
 
 /* The link of the PCI device @pci, as "pcie": {...} or null. */
-static void put_pcie(struct out *o, const char *sysfs, const char *pci)
+static void put_pcie(struct doc *d, struct json_object *o, const char *sysfs,
+		     const char *pci)
 {
 	static const char *const files[] = {
 		"current_link_speed", "current_link_width",
 		"max_link_speed", "max_link_width",
 	};
+	struct json_object *l;
 	char path[512], v[4][64];
 	size_t i;
 
@@ -129,14 +144,15 @@ static void put_pcie(struct out *o, const char *sysfs, const char *pci)
 			break;
 	}
 	if (!pci[0] || i < 4) {
-		put(o, "null");
+		put_null(d, o, "pcie");
 		return;
 	}
-	put(o, "{\"gen\": %d, \"width\": %ld, \"max_gen\": %d, \"max_width\": %ld, \"speed\": ",
-	    link_gen(v[0]), strtol(v[1], NULL, 10), link_gen(v[2]),
-	    strtol(v[3], NULL, 10));
-	put_str(o, v[0]);
-	put(o, "}");
+	l = put(d, o, "pcie", json_object_new_object());
+	put_int(d, l, "gen", link_gen(v[0]));
+	put_int(d, l, "width", strtol(v[1], NULL, 10));
+	put_int(d, l, "max_gen", link_gen(v[2]));
+	put_int(d, l, "max_width", strtol(v[3], NULL, 10));
+	put_str(d, l, "speed", v[0]);
 }
 
 /* The module's sysfs files (the module and its device share the name). */
@@ -146,24 +162,28 @@ static void put_pcie(struct out *o, const char *sysfs, const char *pci)
 #define EST_MAX_COLS	16
 #define EST_MAX_ROWS	128
 
-/* A table cell: "-" is null, a decimal number a number, else a string. */
-static void put_cell(struct out *o, const char *v)
+/*
+ * A table cell: "-" is null, a decimal number (no leading zero, within
+ * int64) a number, anything else a string.
+ */
+static void put_cell(struct doc *d, struct json_object *o, const char *key,
+		     const char *v)
 {
 	const char *p = v;
 
 	if (strcmp(v, "-") == 0) {
-		put(o, "null");
+		put_null(d, o, key);
 		return;
 	}
 	while (*p >= '0' && *p <= '9')
 		p++;
-	if (p != v && !*p && (v[0] != '0' || !v[1]))
-		put(o, "%s", v);
+	if (p != v && !*p && (v[0] != '0' || !v[1]) && p - v <= 18)
+		put_int(d, o, key, strtoll(v, NULL, 10));
 	else
-		put_str(o, v);
+		put_str(d, o, key, v);
 }
 
-/* A column name: [a-z0-9_]+, so it can be a JSON key as it is. */
+/* A column name: [a-z0-9_]+, as the module writes them. */
 static int col_name_ok(const char *s)
 {
 	if (!*s)
@@ -191,13 +211,13 @@ static int split(char *line, char **w, int max)
  * The dispatch estimates as an array of objects keyed by the header's
  * column names, or null when the file is missing or not such a table.
  */
-static void put_estimates(struct out *o, const char *sysfs)
+static void put_estimates(struct doc *d, struct json_object *o,
+			  const char *sysfs)
 {
 	char path[512], line[512], *col[EST_MAX_COLS], *w[EST_MAX_COLS];
 	char names[EST_MAX_COLS][64];
-	struct out row;
-	char tmp[8192];
-	int ncol, i, rows = 0, bad = 0;
+	struct json_object *rows;
+	int ncol, i, nrows = 0, bad = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s" DISPATCH_EST, sysfs ? sysfs : "/sys");
@@ -205,7 +225,7 @@ static void put_estimates(struct out *o, const char *sysfs)
 	if (!f || !fgets(line, sizeof(line), f)) {
 		if (f)
 			fclose(f);
-		put(o, "null");
+		put_null(d, o, "estimates");
 		return;
 	}
 	ncol = split(line, col, EST_MAX_COLS);
@@ -214,52 +234,109 @@ static void put_estimates(struct out *o, const char *sysfs)
 		snprintf(names[i], sizeof(names[i]), "%s", col[i]);
 	}
 	bad |= ncol < 1 || ncol > EST_MAX_COLS;
-	/* Rows go to @tmp first: a bad one makes the whole table null. */
-	row = (struct out){ tmp, sizeof(tmp), 0, 0 };
-	put(&row, "[");
-	while (!bad && fgets(line, sizeof(line), f)) {
-		if (split(line, w, EST_MAX_COLS) != ncol || ++rows > EST_MAX_ROWS) {
+	/* Built apart: a bad row makes the whole table null. */
+	rows = json_object_new_array();
+	if (!rows)
+		d->oom = 1;
+	while (rows && !bad && fgets(line, sizeof(line), f)) {
+		if (split(line, w, EST_MAX_COLS) != ncol ||
+		    ++nrows > EST_MAX_ROWS) {
 			bad = 1;
 			break;
 		}
-		put(&row, "%s\n      {", rows > 1 ? "," : "");
-		for (i = 0; i < ncol; i++) {
-			put(&row, "%s\"%s\": ", i ? ", " : "", names[i]);
-			put_cell(&row, w[i]);
-		}
-		put(&row, "}");
+		struct json_object *row = put(d, rows, NULL,
+					      json_object_new_object());
+
+		for (i = 0; i < ncol; i++)
+			put_cell(d, row, names[i], w[i]);
 	}
-	put(&row, "%s]", rows ? "\n    " : "");
 	fclose(f);
-	if (bad || row.over)
-		put(o, "null");
-	else
-		put(o, "%s", tmp);
+	if (bad || !rows) {
+		json_object_put(rows);
+		put_null(d, o, "estimates");
+	} else {
+		put(d, o, "estimates", rows);
+	}
 }
 
 /* "dispatch": the module's mode and estimates, the helper's figures. */
-static void put_dispatch(struct out *o, const struct gpu_aes_status_static *st,
+static void put_dispatch(struct doc *d, struct json_object *doc,
+			 const struct gpu_aes_status_static *st,
 			 const char *sysfs)
 {
+	struct json_object *o = put(d, doc, "dispatch",
+				    json_object_new_object());
 	char path[512], mode[64];
 
 	snprintf(path, sizeof(path), "%s" DISPATCH_MODE, sysfs ? sysfs : "/sys");
-	put(o, "  \"dispatch\": {\"mode\": ");
 	if (read_line(path, mode, sizeof(mode)) || !mode[0])
-		put(o, "null");
+		put_null(d, o, "mode");
 	else
-		put_str(o, mode);
-	if (st->hdr)
-		put(o, ", \"helper_cpu_ns_per_kib\": %u, \"helper_mib_per_s\": %u",
-		    __atomic_load_n(&st->hdr->helper_cpu_ns_per_kib,
-				    __ATOMIC_RELAXED),
-		    __atomic_load_n(&st->hdr->helper_mib_per_s,
-				    __ATOMIC_RELAXED));
-	else
-		put(o, ", \"helper_cpu_ns_per_kib\": null, \"helper_mib_per_s\": null");
-	put(o, ",\n    \"estimates\": ");
-	put_estimates(o, sysfs);
-	put(o, "},\n");
+		put_str(d, o, "mode", mode);
+	if (st->hdr) {
+		put_int(d, o, "helper_cpu_ns_per_kib",
+			__atomic_load_n(&st->hdr->helper_cpu_ns_per_kib,
+					__ATOMIC_RELAXED));
+		put_int(d, o, "helper_mib_per_s",
+			__atomic_load_n(&st->hdr->helper_mib_per_s,
+					__ATOMIC_RELAXED));
+	} else {
+		put_null(d, o, "helper_cpu_ns_per_kib");
+		put_null(d, o, "helper_mib_per_s");
+	}
+	put_estimates(d, o, sysfs);
+}
+
+static struct json_object *status_doc(struct doc *d,
+				      const struct gpu_aes_status_static *st,
+				      const struct gpu_aes_core_stats *cs,
+				      long long now, const char *sysfs)
+{
+	struct json_object *doc = json_object_new_object(), *o, *gpus;
+	unsigned int i;
+
+	if (!doc) {
+		d->oom = 1;
+		return NULL;
+	}
+	put_int(d, doc, "schema", GPU_AES_STATUS_SCHEMA);
+	put_int(d, doc, "pid", st->pid);
+	put_str(d, doc, "version", st->version);
+	put_int(d, doc, "abi", st->abi);
+	put_str(d, doc, "backend", st->backend);
+	put_str(d, doc, "device", st->device);
+	put_int(d, doc, "started", st->started);
+	put_int(d, doc, "updated", now);
+	put_int(d, doc, "interval_s", st->interval_s);
+	put_int(d, doc, "threads", st->threads);
+	put_int(d, doc, "spin_us", st->spin_us);
+	o = put(d, doc, "ring", json_object_new_object());
+	put_int(d, o, "queues", st->queues);
+	put_int(d, o, "queue_entries", st->queue_entries);
+	put_int(d, o, "keys", st->keys);
+	put_u64(d, o, "queue_data_bytes", st->queue_data_bytes);
+	put_u64(d, o, "data_bytes", st->data_bytes);
+	put_u64(d, o, "region_bytes", st->region_bytes);
+	put_str(d, o, "pages", st->pages);
+	gpus = put(d, doc, "gpus", json_object_new_array());
+	for (i = 0; i < st->nr_gpus; i++) {
+		const struct gpu_aes_gpu_info *g = &st->gpus[i];
+
+		o = put(d, gpus, NULL, json_object_new_object());
+		put_int(d, o, "id", g->id);
+		put_str(d, o, "name", g->name);
+		put_u64(d, o, "memory_bytes", g->memory_bytes);
+		put_str(d, o, "pci", g->pci);
+		put_pcie(d, o, sysfs, g->pci);
+	}
+	put_dispatch(d, doc, st, sysfs);
+	o = put(d, doc, "counters", json_object_new_object());
+	put_u64(d, o, "batches", cs->batches);
+	put_u64(d, o, "requests", cs->requests);
+	put_u64(d, o, "bytes", cs->bytes);
+	put_u64(d, o, "invalid", cs->invalid);
+	put_u64(d, o, "sleeps", cs->sleeps);
+	return doc;
 }
 
 int gpu_aes_status_render(char *buf, size_t len,
@@ -267,58 +344,36 @@ int gpu_aes_status_render(char *buf, size_t len,
 			  const struct gpu_aes_core_stats *cs, long long now,
 			  const char *sysfs)
 {
-	struct out o = { buf, len, 0, 0 };
-	unsigned int i;
+	struct doc d = { 0 };
+	struct json_object *doc = status_doc(&d, st, cs, now, sysfs);
+	const char *text = NULL;
+	size_t n = 0;
+	int ret = -1;
 
-	if (!len)
-		return -1;
-	put(&o, "{\n  \"schema\": %d,\n  \"pid\": %d,\n  \"version\": ",
-	    GPU_AES_STATUS_SCHEMA, st->pid);
-	put_str(&o, st->version);
-	put(&o, ",\n  \"abi\": %u,\n  \"backend\": ", st->abi);
-	put_str(&o, st->backend);
-	put(&o, ",\n  \"device\": ");
-	put_str(&o, st->device);
-	put(&o, ",\n  \"started\": %lld,\n  \"updated\": %lld,\n  \"interval_s\": %u,\n  \"threads\": %u,\n  \"spin_us\": %u,\n",
-	    st->started, now, st->interval_s, st->threads, st->spin_us);
-	put(&o, "  \"ring\": {\"queues\": %u, \"queue_entries\": %u, \"keys\": %u, \"queue_data_bytes\": %llu, \"data_bytes\": %llu, \"region_bytes\": %llu, \"pages\": ",
-	    st->queues, st->queue_entries, st->keys,
-	    (unsigned long long)st->queue_data_bytes,
-	    (unsigned long long)st->data_bytes,
-	    (unsigned long long)st->region_bytes);
-	put_str(&o, st->pages);
-	put(&o, "},\n  \"gpus\": [");
-	for (i = 0; i < st->nr_gpus; i++) {
-		const struct gpu_aes_gpu_info *g = &st->gpus[i];
-
-		put(&o, "%s\n    {\"id\": %d, \"name\": ", i ? "," : "", g->id);
-		put_str(&o, g->name);
-		put(&o, ", \"memory_bytes\": %llu, \"pci\": ",
-		    (unsigned long long)g->memory_bytes);
-		put_str(&o, g->pci);
-		put(&o, ", \"pcie\": ");
-		put_pcie(&o, sysfs, g->pci);
-		put(&o, "}");
+	if (doc && !d.oom)
+		text = json_object_to_json_string_length(doc,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			JSON_C_TO_STRING_NOSLASHESCAPE, &n);
+	/* The text, a newline and the terminator, or nothing. */
+	if (text && n + 2 <= len && n < INT_MAX) {
+		memcpy(buf, text, n);
+		buf[n] = '\n';
+		buf[n + 1] = 0;
+		ret = (int)n + 1;
 	}
-	put(&o, "%s],\n", st->nr_gpus ? "\n  " : "");
-	put_dispatch(&o, st, sysfs);
-	put(&o, "  \"counters\": {\"batches\": %llu, \"requests\": %llu, \"bytes\": %llu, \"invalid\": %llu, \"sleeps\": %llu}\n}\n",
-	    (unsigned long long)cs->batches, (unsigned long long)cs->requests,
-	    (unsigned long long)cs->bytes, (unsigned long long)cs->invalid,
-	    (unsigned long long)cs->sleeps);
-	return o.over ? -1 : (int)o.pos;
+	json_object_put(doc);
+	return ret;
 }
 
 static void status_update(struct gpu_aes_status_file *sf)
 {
 	struct gpu_aes_core_stats cs;
-	char buf[32768];
 	int n, err;
 
 	gpu_aes_core_get_stats(sf->core, &cs);
-	n = gpu_aes_status_render(buf, sizeof(buf), &sf->st, &cs,
+	n = gpu_aes_status_render(sf->buf, sizeof(sf->buf), &sf->st, &cs,
 				  (long long)time(NULL), NULL);
-	err = n < 0 ? -EOVERFLOW : gpu_aes_write_atomic(sf->path, buf,
+	err = n < 0 ? -EOVERFLOW : gpu_aes_write_atomic(sf->path, sf->buf,
 							  (size_t)n);
 	if (err && !sf->failing)
 		log_warn("cannot write the status file %s: %s (retrying every %u s)",

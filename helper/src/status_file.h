@@ -51,11 +51,12 @@ struct gpu_aes_status_static {
 
 /*
  * The document for @st, the core counters @cs and the time @now (unix
- * seconds) into @buf.  Read from sysfs (@sysfs, NULL: "/sys"): each GPU's
+ * seconds) into @buf, as json-c writes it indented, with a newline.  Read from sysfs (@sysfs, NULL: "/sys"): each GPU's
  * PCIe link (bus/pci/devices/<pci>/), the module's dispatch mode
  * (module/gpu_aes/parameters/dispatch) and its dispatch estimates
  * (class/misc/gpu_aes/dispatch/estimates, a table whose header line names
- * its columns).  Returns its length, or -1 if @len is too small.
+ * its columns).  Returns its length, or -1 if @len is too small (or
+ * memory ran out).
  */
 int gpu_aes_status_render(char *buf, size_t len,
 			  const struct gpu_aes_status_static *st,

@@ -9,6 +9,7 @@
  * exits 0.  Usage: check_status [gpus]
  */
 #include <ctype.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -43,6 +44,7 @@ int main(int argc, char **argv)
 	struct gpu_aes_backend_config cfg = { .gpus = argc > 1 ? argv[1] : NULL };
 	static struct gpu_aes_status_static st;
 	struct gpu_aes_core_stats cs = { 0 };
+	struct json_object *doc, *gpus;
 	struct gpu_aes_backend *be;
 	struct gpu_aes_geometry geo;
 	struct gpu_aes_region r;
@@ -90,8 +92,14 @@ int main(int argc, char **argv)
 	st.pages = "-";
 	st.interval_s = 2;
 	n = gpu_aes_status_render(buf, sizeof(buf), &st, &cs, 0, NULL);
-	check(n > 0 && strstr(buf, "\"gpus\": [\n    {\"id\": ") != NULL,
+	doc = n > 0 ? json_tokener_parse(buf) : NULL;
+	check(json_object_object_get_ex(doc, "gpus", &gpus) &&
+	      json_object_is_type(gpus, json_type_array) &&
+	      json_object_array_length(gpus) == st.nr_gpus &&
+	      json_object_object_get_ex(json_object_array_get_idx(gpus, 0),
+					"id", NULL),
 	      "the status document lists them");
+	json_object_put(doc);
 	fputs(buf, stdout);
 	ops->close(be);
 	gpu_aes_region_free(&r);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The helper's status file: the JSON document byte for byte (no GPU and no
- * module; a GPU whose PCIe link, and a module whose dispatch mode and
- * estimates, come from a fake sysfs), string escaping, a buffer too small,
+ * The helper's status file: the JSON document member for member (no GPU
+ * and no module; a GPU whose PCIe link, and a module whose dispatch mode
+ * and estimates, come from a fake sysfs), one top-level member per line,
+ * string escaping, a buffer too small,
  * an estimates file that is not a table, the atomic replacement (mode
  * 0644, no temporary left), and the writer thread over a real core: stale
  * temporaries of a killed helper removed, the file rewritten every
@@ -10,6 +11,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,93 @@ static void base(struct gpu_aes_status_static *st)
 	st->pages = "transparent huge pages";
 }
 
+/* @text parsed by json-c (strict) into @v (NULL: null); 0 if it is JSON. */
+static int parse(const char *text, struct json_object **v)
+{
+	struct json_tokener *tok = json_tokener_new();
+	int err;
+
+	*v = NULL;
+	if (!tok)
+		return -1;
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	*v = json_tokener_parse_ex(tok, text, (int)strlen(text));
+	if (json_tokener_get_error(tok) == json_tokener_continue)
+		*v = json_tokener_parse_ex(tok, "", 1);
+	err = json_tokener_get_error(tok) != json_tokener_success;
+	json_tokener_free(tok);
+	return err ? -1 : 0;
+}
+
+/* Same keys in the same order, in @a and @b and all objects below. */
+static int same_order(struct json_object *a, struct json_object *b)
+{
+	struct lh_entry *x, *y;
+
+	if (json_object_is_type(a, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(a); i++)
+			if (!same_order(json_object_array_get_idx(a, i),
+					json_object_array_get_idx(b, i)))
+				return 0;
+		return 1;
+	}
+	if (!json_object_is_type(a, json_type_object))
+		return 1;
+	x = json_object_get_object(a)->head;
+	y = json_object_get_object(b)->head;
+	for (; x && y; x = x->next, y = y->next)
+		if (strcmp(x->k, y->k) != 0 ||
+		    !same_order((struct json_object *)x->v,
+				(struct json_object *)y->v))
+			return 0;
+	return !x && !y;
+}
+
+/*
+ * The member at @path of the document @doc ("a/b": member b of member a;
+ * "": the document) is the JSON @want: the same members in the same
+ * order, the same values.
+ */
+static int json_same(const char *doc, const char *path, const char *want)
+{
+	struct json_object *got, *w = NULL, *m;
+	char key[64];
+	int same = 0;
+
+	if (parse(doc, &got))
+		return 0;
+	m = got;
+	while (*path) {
+		size_t n = strcspn(path, "/");
+
+		snprintf(key, sizeof(key), "%.*s", (int)n, path);
+		if (!json_object_object_get_ex(m, key, &m))
+			goto out;
+		path += n + (path[n] == '/');
+	}
+	/* json_object_equal() compares objects' members in any order. */
+	same = !parse(want, &w) && json_object_equal(m, w) &&
+	       same_order(m, w);
+out:
+	json_object_put(got);
+	json_object_put(w);
+	return same;
+}
+
+/* GPU @i of the document @doc is named @name. */
+static int name_is(const char *doc, size_t i, const char *name)
+{
+	struct json_object *d, *gpus, *g, *n;
+	int is = !parse(doc, &d) &&
+		 json_object_object_get_ex(d, "gpus", &gpus) &&
+		 (g = json_object_array_get_idx(gpus, i)) &&
+		 json_object_object_get_ex(g, "name", &n) &&
+		 strcmp(json_object_get_string(n), name) == 0;
+
+	json_object_put(d);
+	return is;
+}
+
 TEST(status_file_render_cpu)
 {
 	static const char want[] =
@@ -76,11 +165,17 @@ TEST(status_file_render_cpu)
 	base(&st);
 	n = gpu_aes_status_render(buf, sizeof(buf), &st, &cs, 1700000042,
 				  "/nonexistent");
-	CHECK_EQ(n, strlen(want));
-	CHECK(strcmp(buf, want) == 0);
+	CHECK(n > 0);
+	CHECK_EQ((size_t)n, strlen(buf));
+	CHECK(json_same(buf, "", want));
+	/* One member a line at the top, as a grep for a field expects. */
+	CHECK(strncmp(buf, "{\n  \"schema\": 2,\n  \"pid\": 1234,\n", 31) == 0);
+	CHECK(strcmp(buf + n - 3, "\n}\n") == 0);
 	/* One byte short of the terminator: refused, never cut. */
-	CHECK_EQ(gpu_aes_status_render(buf, strlen(want), &st, &cs,
+	CHECK_EQ(gpu_aes_status_render(buf, (size_t)n, &st, &cs,
 				       1700000042, "/nonexistent"), -1);
+	CHECK_EQ(gpu_aes_status_render(buf, (size_t)n + 1, &st, &cs,
+				       1700000042, "/nonexistent"), n);
 }
 
 static void put_file(const char *dir, const char *name, const char *text)
@@ -183,11 +278,13 @@ TEST(status_file_render_gpus)
 	}
 	CHECK_EQ(rmdir(root), 0);
 	CHECK(n > 0);
-	CHECK(strstr(buf, "  \"gpus\": [\n"
+	CHECK(json_same(buf, "gpus", "[\n"
 		     "    {\"id\": 0, \"name\": \"NVIDIA \\\"H200\\\"\\\\\\u0009\", \"memory_bytes\": 161061273600, \"pci\": \"0000:65:00.0\", "
 		     "\"pcie\": {\"gen\": 4, \"width\": 8, \"max_gen\": 5, \"max_width\": 16, \"speed\": \"16.0 GT/s PCIe\"}},\n"
 		     "    {\"id\": 3, \"name\": \"NVIDIA H200\", \"memory_bytes\": 1, \"pci\": \"0000:99:00.0\", \"pcie\": null}\n"
-		     "  ],\n") != NULL);
+		     "  ]"));
+	/* Quotes, a backslash and a control byte come back as they were. */
+	CHECK(name_is(buf, 0, "NVIDIA \"H200\"\\\t"));
 }
 
 /*
@@ -199,12 +296,11 @@ TEST(status_file_render_gpus)
 TEST(status_file_render_dispatch)
 {
 	static const char want[] =
-		"  \"dispatch\": {\"mode\": \"auto\", \"helper_cpu_ns_per_kib\": 812, \"helper_mib_per_s\": 2400,\n"
+		"{\"mode\": \"auto\", \"helper_cpu_ns_per_kib\": 812, \"helper_mib_per_s\": 2400,\n"
 		"    \"estimates\": [\n"
 		"      {\"alg\": \"ecb\", \"bytes\": 256, \"cpu_ns_per_kib\": 120, \"ring_ns_per_kib\": null, \"auto\": \"cpu\"},\n"
 		"      {\"alg\": \"gcm\", \"bytes\": 1048576, \"cpu_ns_per_kib\": 300, \"ring_ns_per_kib\": 90, \"auto\": \"ring\"}\n"
-		"    ]},\n"
-		"  \"counters\": ";
+		"    ]}";
 	struct gpu_aes_region_hdr hdr;
 	struct gpu_aes_status_static st;
 	char root[] = "/tmp/gpu-aes-status.XXXXXX", dir[1024];
@@ -228,7 +324,7 @@ TEST(status_file_render_dispatch)
 	st.hdr = &hdr;
 	n = gpu_aes_status_render(buf, sizeof(buf), &st, &cs, 5, root);
 	CHECK(n > 0);
-	CHECK(strstr(buf, want) != NULL);
+	CHECK(json_same(buf, "dispatch", want));
 
 	/* Not a table (a row of another width): null, the rest unchanged. */
 	put_file(dir, "estimates",
@@ -236,15 +332,15 @@ TEST(status_file_render_dispatch)
 		 "ecb 256 120 - cpu extra\n");
 	n = gpu_aes_status_render(buf, sizeof(buf), &st, &cs, 5, root);
 	CHECK(n > 0);
-	CHECK(strstr(buf, "\"helper_mib_per_s\": 2400,\n    \"estimates\": null},\n") != NULL);
+	CHECK(json_same(buf, "dispatch", "{\"mode\": \"auto\", \"helper_cpu_ns_per_kib\": 812, \"helper_mib_per_s\": 2400, \"estimates\": null}"));
 	/* A header that is not names: null too. */
 	put_file(dir, "estimates", "alg \"bytes\"\necb 1\n");
 	n = gpu_aes_status_render(buf, sizeof(buf), &st, &cs, 5, root);
-	CHECK(n > 0 && strstr(buf, "\"estimates\": null}") != NULL);
+	CHECK(n > 0 && json_same(buf, "dispatch/estimates", "null"));
 	/* An empty table (no rows) is an empty array. */
 	put_file(dir, "estimates", "alg bytes\n");
 	n = gpu_aes_status_render(buf, sizeof(buf), &st, &cs, 5, root);
-	CHECK(n > 0 && strstr(buf, "\"estimates\": []}") != NULL);
+	CHECK(n > 0 && json_same(buf, "dispatch/estimates", "[]"));
 	remove_tree(root);
 	CHECK(access(root, F_OK) != 0);
 }
