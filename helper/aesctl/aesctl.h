@@ -9,6 +9,7 @@
 #define GPU_AESCTL_H
 
 #include <getopt.h>
+#include <json-c/json.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -33,56 +34,48 @@ struct ctl {
 /* One line to stderr, "gpu-aesctl: ..." */
 void ctl_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* ---- json.c: a small reader and writer ---------------------------------- */
-
-enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-struct jval {
-	enum jtype type;
-	int b;			/* J_BOOL */
-	double num;		/* J_NUM */
-	char *str;		/* J_STR; J_NUM: the number as written */
-	size_t n;		/* J_ARR, J_OBJ: members */
-	char **keys;		/* J_OBJ */
-	struct jval *kids;	/* J_ARR, J_OBJ */
-};
+/* ---- json.c: json-c, strict on input ------------------------------------ */
 
 /*
- * Parses @len bytes of @text (one value, then only white space).  NULL on
- * error, with a short reason in @err.
+ * Parses @len bytes of @text: one JSON value, then only white space, in
+ * json-c's strict mode and more (valid UTF-8, no control byte but tab, CR
+ * and LF, every number finite), nested at most 32 deep.  0 with the value in
+ * @out (NULL for null; json_object_put() it), or -1 with a short reason in
+ * @err.
  */
-struct jval *json_parse(const char *text, size_t len, char *err,
-			size_t errlen);
-void json_free(struct jval *v);
+int jparse(const char *text, size_t len, struct json_object **out,
+	   char *err, size_t errlen);
 /* The member @key of an object, NULL if absent or @v is not an object. */
-const struct jval *json_get(const struct jval *v, const char *key);
-/* Typed getters: the value, or @def when absent or of another type. */
-long long json_int(const struct jval *v, const char *key, long long def);
-const char *json_str(const struct jval *v, const char *key, const char *def);
+struct json_object *jget(struct json_object *v, const char *key);
+/*
+ * Typed getters: the value, or @def when absent or of another type (a
+ * number, for jint(); key NULL: @v itself).
+ */
+long long jint(struct json_object *v, const char *key, long long def);
+const char *jstr(struct json_object *v, const char *key, const char *def);
 
-/* A writer: pretty (indented) or one line. */
-struct jw {
-	FILE *f;
-	int pretty;
-	int depth;
-	int first[64];
-};
-
-void jw_init(struct jw *w, FILE *f, int pretty);
-void jw_begin_obj(struct jw *w, const char *key);	/* key NULL in arrays */
-void jw_end_obj(struct jw *w);
-void jw_begin_arr(struct jw *w, const char *key);
-void jw_end_arr(struct jw *w);
-void jw_str(struct jw *w, const char *key, const char *s);
-void jw_int(struct jw *w, const char *key, long long v);
-void jw_num(struct jw *w, const char *key, double v, int decimals);
-void jw_bool(struct jw *w, const char *key, int v);
-void jw_null(struct jw *w, const char *key);
-void jw_value(struct jw *w, const char *key, const struct jval *v);
-/* A value already in JSON form (a number as written). */
-void jw_pre_raw(struct jw *w, const char *key, const char *raw);
-/* Ends the document (newline). */
-void jw_done(struct jw *w);
+/*
+ * Building a document: each adds a value to @parent, under @key in an
+ * object (key ignored in an array); jo_obj() and jo_arr() return the new
+ * container.
+ */
+struct json_object *jo_obj(struct json_object *parent, const char *key);
+struct json_object *jo_arr(struct json_object *parent, const char *key);
+void jo_str(struct json_object *parent, const char *key, const char *s);
+void jo_int(struct json_object *parent, const char *key, long long v);
+/* With @decimals digits after the point; not finite: null. */
+void jo_num(struct json_object *parent, const char *key, double v,
+	    int decimals);
+void jo_bool(struct json_object *parent, const char *key, int v);
+void jo_null(struct json_object *parent, const char *key);
+/* @v itself (a new reference), e.g. part of a parsed document. */
+void jo_value(struct json_object *parent, const char *key,
+	      struct json_object *v);
+/*
+ * Prints @doc and a newline, indented or on one line, and frees it; -1
+ * if the write failed.
+ */
+int jo_print(FILE *f, struct json_object *doc, int pretty);
 
 /* ---- state.c: everything gpu-aesctl reads --------------------------------- */
 
@@ -116,7 +109,7 @@ struct helper_file {
 	char path[1024];
 	int present;		/* exists and was read */
 	char error[200];	/* why it could not be used, else "" */
-	struct jval *doc;	/* parsed, NULL unless usable */
+	struct json_object *doc;	/* parsed, NULL unless usable */
 };
 
 struct problem {
@@ -153,7 +146,7 @@ const char *ctl_path(const struct ctl *c, char *buf, size_t len,
 /* Reads; returns CTL_OK, or CTL_NOMODULE with the message printed. */
 int state_read(const struct ctl *c, struct state *s, unsigned int what);
 void state_free(struct state *s);
-/* Reads only the helper's status file (free hf->doc with json_free()). */
+/* Reads only the helper's status file (free hf->doc with json_object_put()). */
 void state_read_helper(const struct ctl *c, struct helper_file *hf);
 /*
  * Re-reads the counters (and, when not NULL, the status and per-queue

@@ -322,34 +322,34 @@ static void text_cell(const struct result *r, size_t size, int ours)
 	}
 }
 
-static void json_cell(struct jw *w, const char *key, const struct result *r,
-		      size_t size, int ours)
+static void json_cell(struct json_object *parent, const char *key,
+		      const struct result *r, size_t size, int ours)
 {
+	struct json_object *o;
 	char b[128], p[96];
 
 	b[0] = p[0] = 0;
 	if (!r->driver) {
-		jw_null(w, key);
+		jo_null(parent, key);
 		return;
 	}
-	jw_begin_obj(w, key);
-	jw_str(w, "driver", r->driver);
+	o = jo_obj(parent, key);
+	jo_str(o, "driver", r->driver);
 	if (r->err) {
-		jw_str(w, "error", err_text(b, sizeof(b), r));
+		jo_str(o, "error", err_text(b, sizeof(b), r));
 	} else {
-		jw_int(w, "requests", r->requests);
-		jw_num(w, "seconds", r->seconds, 6);
-		jw_num(w, "mb_per_s", mbps(r, size), 3);
-		jw_num(w, "us_per_request", usreq(r), 3);
+		jo_int(o, "requests", r->requests);
+		jo_num(o, "seconds", r->seconds, 6);
+		jo_num(o, "mb_per_s", mbps(r, size), 3);
+		jo_num(o, "us_per_request", usreq(r), 3);
 	}
 	if (ours) {
-		jw_begin_obj(w, "path");
-		jw_int(w, "ring", r->ring);
-		jw_int(w, "cpu", r->cpu);
-		jw_str(w, "summary", path_text(p, sizeof(p), r));
-		jw_end_obj(w);
+		struct json_object *path = jo_obj(o, "path");
+
+		jo_int(path, "ring", r->ring);
+		jo_int(path, "cpu", r->cpu);
+		jo_str(path, "summary", path_text(p, sizeof(p), r));
 	}
-	jw_end_obj(w);
 }
 
 static int parse_list(const char *opt, const char *s, size_t *sizes, int max)
@@ -426,7 +426,7 @@ int cmd_bench(struct ctl *c, int argc, char **argv)
 	const struct kv *mode;
 	uint8_t *in, *out;
 	struct state s;
-	struct jw w;
+	struct json_object *doc = NULL, *results = NULL;
 
 	while ((o = ctl_getopt(c, argc, argv, ":jht:s:a:", longopts,
 				usage)) >= 0) {
@@ -464,25 +464,24 @@ int cmd_bench(struct ctl *c, int argc, char **argv)
 		in[i] = (uint8_t)(i * 7);
 
 	if (c->json) {
-		jw_init(&w, stdout, 1);
-		jw_begin_obj(&w, NULL);
-		jw_str(&w, "measures", bench_note);
-		jw_num(&w, "seconds_per_cell", secs, 3);
-		jw_bool(&w, "helper_attached",
+		doc = json_object_new_object();
+		jo_str(doc, "measures", bench_note);
+		jo_num(doc, "seconds_per_cell", secs, 3);
+		jo_bool(doc, "helper_attached",
 			(int)kv_value(&s.status, "attached", 0));
-		jw_str(&w, "backend", s.hf.doc ? json_str(s.hf.doc, "backend", "?") :
+		jo_str(doc, "backend", s.hf.doc ? jstr(s.hf.doc, "backend", "?") :
 			    "unknown");
 		if (mode)
-			jw_str(&w, "dispatch", mode->text);
+			jo_str(doc, "dispatch", mode->text);
 		else
-			jw_null(&w, "dispatch");
-		jw_begin_arr(&w, "results");
+			jo_null(doc, "dispatch");
+		results = jo_arr(doc, "results");
 	} else {
 		printf("gpu-aesctl bench: %.2f s per driver and size\n%s\n",
 		       secs, bench_note);
 		if (!kv_value(&s.status, "attached", 0))
 			printf("Helper not attached: the gpu_aes drivers run on the module's CPU fallback here.\n");
-		else if (s.hf.doc && !strcmp(json_str(s.hf.doc, "backend", ""), "cpu"))
+		else if (s.hf.doc && !strcmp(jstr(s.hf.doc, "backend", ""), "cpu"))
 			printf("No GPU: the helper runs its cpu backend, so the ring's AES is OpenSSL's.\n");
 		if (mode && strcmp(mode->text, "ring") != 0)
 			printf("dispatch=%s: the module chooses the path of each of our requests%s.\n",
@@ -517,18 +516,18 @@ int cmd_bench(struct ctl *c, int argc, char **argv)
 					out, &rx, 0);
 			failed |= !ours || ro.err || (other && rx.err);
 			if (c->json) {
-				jw_begin_obj(&w, NULL);
-				jw_str(&w, "algorithm", algs[a].name);
-				jw_int(&w, "size", (long long)sizes[i]);
-				json_cell(&w, "gpu_aes", &ro, sizes[i], 1);
-				json_cell(&w, "other", &rx, sizes[i], 0);
+				struct json_object *r = jo_obj(results, NULL);
+
+				jo_str(r, "algorithm", algs[a].name);
+				jo_int(r, "size", (long long)sizes[i]);
+				json_cell(r, "gpu_aes", &ro, sizes[i], 1);
+				json_cell(r, "other", &rx, sizes[i], 0);
 				if (!ro.err && !rx.err && ours && other &&
 				    mbps(&rx, sizes[i]) > 0)
-					jw_num(&w, "ratio", mbps(&ro, sizes[i]) /
+					jo_num(r, "ratio", mbps(&ro, sizes[i]) /
 					       mbps(&rx, sizes[i]), 3);
 				else
-					jw_null(&w, "ratio");
-				jw_end_obj(&w);
+					jo_null(r, "ratio");
 				continue;
 			}
 			printf("%-9s %9s", i ? "" : algs[a].name,
@@ -544,9 +543,8 @@ int cmd_bench(struct ctl *c, int argc, char **argv)
 		}
 	}
 	if (c->json) {
-		jw_end_arr(&w);
-		jw_end_obj(&w);
-		jw_done(&w);
+		/* A failed write shows in ferror(stdout), below. */
+		jo_print(stdout, doc, 1);
 	} else {
 		printf("\nratio: gpu_aes MB/s over the other driver's; path: where our requests went (ring, or cpu:<fallback reason>).\n");
 	}

@@ -358,54 +358,59 @@ static void queue_gauges(struct fams *fs, const struct state *s)
  * column of a row (alg, bytes) a sample labelled path, and whether auto
  * chooses the ring there.
  */
-static void dispatch(struct fams *fs, const struct jval *d)
+static void dispatch(struct fams *fs, struct json_object *d)
 {
-	const struct jval *est = json_get(d, "estimates");
+	struct json_object *est = jget(d, "estimates");
+	size_t i, nrows = json_object_is_type(est, json_type_array) ?
+		json_object_array_length(est) : 0;
 	char path[64];
-	size_t i, k;
 
-	if (!d || d->type != J_OBJ)
+	if (!json_object_is_type(d, json_type_object))
 		return;
-	if (json_int(d, "helper_cpu_ns_per_kib", -1) >= 0) {
+	if (jint(d, "helper_cpu_ns_per_kib", -1) >= 0) {
 		char b[40];
 
 		sample(fs, "gpu_aes_helper_cpu_ns_per_kib", "gauge",
 		       "Host CPU per KiB the helper says serving costs it (0: not measured).",
-		       num(b, sizeof(b), json_int(d, "helper_cpu_ns_per_kib", 0)),
+		       num(b, sizeof(b), jint(d, "helper_cpu_ns_per_kib", 0)),
 		       END);
 		sample(fs, "gpu_aes_helper_mib_per_s", "gauge",
 		       "The rate the helper says it sustains, MiB/s (0: not measured).",
-		       num(b, sizeof(b), json_int(d, "helper_mib_per_s", 0)), END);
+		       num(b, sizeof(b), jint(d, "helper_mib_per_s", 0)), END);
 	}
-	for (i = 0; est && est->type == J_ARR && i < est->n; i++) {
-		const struct jval *r = &est->kids[i];
-		const char *alg = json_str(r, "alg", NULL);
+	for (i = 0; i < nrows; i++) {
+		struct json_object *r = json_object_array_get_idx(est, i);
+		const char *alg = jstr(r, "alg", NULL);
 		char bytes[40];
 
-		if (!alg || json_int(r, "bytes", -1) < 0)
+		if (!alg || jint(r, "bytes", -1) < 0)
 			continue;
-		num(bytes, sizeof(bytes), json_int(r, "bytes", 0));
-		for (k = 0; r->type == J_OBJ && k < r->n; k++) {
-			if (!counter_split(r->keys[k], "", "_ns_per_kib", path,
+		num(bytes, sizeof(bytes), jint(r, "bytes", 0));
+		/* jstr() found "alg": @r is an object. */
+		json_object_object_foreach(r, key, v) {
+			if (!counter_split(key, "", "_ns_per_kib", path,
 					   sizeof(path)) ||
-			    r->kids[k].type != J_NUM)
+			    (!json_object_is_type(v, json_type_int) &&
+			     !json_object_is_type(v, json_type_double)))
 				continue;
+			/* The number as the file has it. */
 			sample(fs, "gpu_aes_dispatch_cost_ns_per_kib", "gauge",
 			       "The dispatch policy's estimate of a path's CPU per KiB, by algorithm and request size (dispatch/estimates).",
-			       r->kids[k].str, "alg", alg, "bytes", bytes, "path",
-			       path, END);
+			       json_object_to_json_string_ext(v,
+					JSON_C_TO_STRING_PLAIN),
+			       "alg", alg, "bytes", bytes, "path", path, END);
 		}
-		if (json_str(r, "auto", NULL))
+		if (jstr(r, "auto", NULL))
 			sample(fs, "gpu_aes_dispatch_auto_ring", "gauge",
 			       "1 where dispatch=auto would send a request to the ring, by algorithm and request size.",
-			       strcmp(json_str(r, "auto", ""), "ring") == 0 ? "1" : "0",
+			       strcmp(jstr(r, "auto", ""), "ring") == 0 ? "1" : "0",
 			       "alg", alg, "bytes", bytes, END);
 	}
 }
 
 static void helper_file(struct fams *fs, const struct state *s)
 {
-	const struct jval *d = s->hf.doc, *cnt, *gpus;
+	struct json_object *d = s->hf.doc, *cnt, *gpus;
 	static const char *const hc[][2] = {
 		{ "batches", "Batches the helper handed to its backend." },
 		{ "requests", "Requests the helper completed (invalid ones included)." },
@@ -414,7 +419,7 @@ static void helper_file(struct fams *fs, const struct state *s)
 		{ "sleeps", "Times the helper slept in poll()." },
 	};
 	char name[96], b[40], id[16];
-	size_t i;
+	size_t i, ngpus;
 
 	sample(fs, "gpu_aes_helper_status_file_present", "gauge",
 	       "1 when the helper's status file exists and parses.",
@@ -423,49 +428,51 @@ static void helper_file(struct fams *fs, const struct state *s)
 		return;
 	sample(fs, "gpu_aes_helper_info", "gauge",
 	       "The helper's version and backend (value 1).", "1", "version",
-	       json_str(d, "version", ""), "backend", json_str(d, "backend", ""),
+	       jstr(d, "version", ""), "backend", jstr(d, "backend", ""),
 	       END);
 	sample(fs, "gpu_aes_helper_status_updated_time_seconds", "gauge",
 	       "When the helper last wrote its status file, Unix time.",
-	       num(b, sizeof(b), json_int(d, "updated", 0)), END);
-	cnt = json_get(d, "counters");
+	       num(b, sizeof(b), jint(d, "updated", 0)), END);
+	cnt = jget(d, "counters");
 	for (i = 0; i < 5; i++) {
 		snprintf(name, sizeof(name), "gpu_aes_helper_%s_total", hc[i][0]);
 		sample(fs, name, "counter", hc[i][1],
-		       num(b, sizeof(b), json_int(cnt, hc[i][0], 0)), END);
+		       num(b, sizeof(b), jint(cnt, hc[i][0], 0)), END);
 	}
-	dispatch(fs, json_get(d, "dispatch"));
-	gpus = json_get(d, "gpus");
+	dispatch(fs, jget(d, "dispatch"));
+	gpus = jget(d, "gpus");
+	ngpus = json_object_is_type(gpus, json_type_array) ?
+		json_object_array_length(gpus) : 0;
 	sample(fs, "gpu_aes_gpus", "gauge", "GPUs the helper runs on.",
-	       num(b, sizeof(b), gpus && gpus->type == J_ARR ? (long long)gpus->n : 0),
-	       END);
-	for (i = 0; gpus && gpus->type == J_ARR && i < gpus->n; i++) {
-		const struct jval *g = &gpus->kids[i], *l = json_get(g, "pcie");
+	       num(b, sizeof(b), (long long)ngpus), END);
+	for (i = 0; i < ngpus; i++) {
+		struct json_object *g = json_object_array_get_idx(gpus, i);
+		struct json_object *l = jget(g, "pcie");
 
-		num(id, sizeof(id), json_int(g, "id", -1));
+		num(id, sizeof(id), jint(g, "id", -1));
 		sample(fs, "gpu_aes_gpu_info", "gauge",
 		       "A GPU the helper runs on (value 1).", "1", "gpu", id,
-		       "name", json_str(g, "name", ""), "pci",
-		       json_str(g, "pci", ""), END);
+		       "name", jstr(g, "name", ""), "pci",
+		       jstr(g, "pci", ""), END);
 		sample(fs, "gpu_aes_gpu_memory_bytes", "gauge",
 		       "Device memory of the GPU.",
-		       num(b, sizeof(b), json_int(g, "memory_bytes", 0)), "gpu",
+		       num(b, sizeof(b), jint(g, "memory_bytes", 0)), "gpu",
 		       id, END);
-		if (!l || l->type != J_OBJ)
+		if (!json_object_is_type(l, json_type_object))
 			continue;
 		sample(fs, "gpu_aes_gpu_pcie_link_gen", "gauge",
 		       "Current PCIe generation of the GPU's link.",
-		       num(b, sizeof(b), json_int(l, "gen", 0)), "gpu", id, END);
+		       num(b, sizeof(b), jint(l, "gen", 0)), "gpu", id, END);
 		sample(fs, "gpu_aes_gpu_pcie_link_width", "gauge",
 		       "Current PCIe width of the GPU's link (lanes).",
-		       num(b, sizeof(b), json_int(l, "width", 0)), "gpu", id, END);
+		       num(b, sizeof(b), jint(l, "width", 0)), "gpu", id, END);
 		sample(fs, "gpu_aes_gpu_pcie_link_max_gen", "gauge",
 		       "Highest PCIe generation of the GPU's link.",
-		       num(b, sizeof(b), json_int(l, "max_gen", 0)), "gpu", id,
+		       num(b, sizeof(b), jint(l, "max_gen", 0)), "gpu", id,
 		       END);
 		sample(fs, "gpu_aes_gpu_pcie_link_max_width", "gauge",
 		       "Widest PCIe width of the GPU's link (lanes).",
-		       num(b, sizeof(b), json_int(l, "max_width", 0)), "gpu", id,
+		       num(b, sizeof(b), jint(l, "max_width", 0)), "gpu", id,
 		       END);
 	}
 }
@@ -564,38 +571,41 @@ static void write_text(FILE *f, const struct fams *fs)
 
 static void write_json(FILE *f, const struct fams *fs)
 {
-	struct jw w;
+	struct json_object *doc = json_object_new_object();
+	struct json_object *metrics = jo_arr(doc, "metrics");
+	char err[64];
 	size_t i, j;
 	int k;
 
-	jw_init(&w, f, 1);
-	jw_begin_obj(&w, NULL);
-	jw_begin_arr(&w, "metrics");
 	for (i = 0; i < fs->n; i++) {
 		const struct family *fam = &fs->f[i];
+		struct json_object *fo = jo_obj(metrics, NULL), *samples;
 
-		jw_begin_obj(&w, NULL);
-		jw_str(&w, "name", fam->name);
-		jw_str(&w, "type", fam->type);
-		jw_str(&w, "help", fam->help);
-		jw_begin_arr(&w, "samples");
+
+		jo_str(fo, "name", fam->name);
+		jo_str(fo, "type", fam->type);
+		jo_str(fo, "help", fam->help);
+		samples = jo_arr(fo, "samples");
 		for (j = 0; j < fam->n; j++) {
 			const struct sample *sm = &fam->s[j];
+			struct json_object *so = jo_obj(samples, NULL);
+			struct json_object *labels = jo_obj(so, "labels"), *v;
 
-			jw_begin_obj(&w, NULL);
-			jw_begin_obj(&w, "labels");
 			for (k = 0; k < MAX_LABELS && sm->key[k]; k++)
-				jw_str(&w, sm->key[k], sm->val[k]);
-			jw_end_obj(&w);
-			jw_pre_raw(&w, "value", sm->value);
-			jw_end_obj(&w);
+				jo_str(labels, sm->key[k], sm->val[k]);
+			/* A value is a JSON number as written (or null). */
+			if (jparse(sm->value, strlen(sm->value), &v, err,
+				   sizeof(err)) == 0 &&
+			    (json_object_is_type(v, json_type_int) ||
+			     json_object_is_type(v, json_type_double)))
+				jo_value(so, "value", v);
+			else
+				jo_null(so, "value");
+			json_object_put(v);
 		}
-		jw_end_arr(&w);
-		jw_end_obj(&w);
 	}
-	jw_end_arr(&w);
-	jw_end_obj(&w);
-	jw_done(&w);
+	/* A failed write shows in the stream's error flag. */
+	jo_print(f, doc, 1);
 }
 
 static void fams_free(struct fams *fs)

@@ -302,17 +302,15 @@ void state_read_helper(const struct ctl *c, struct helper_file *hf)
 	if (!hf->error[0]) {
 		char err[120];
 
-		hf->doc = json_parse(buf, n, err, sizeof(err));
-		if (!hf->doc)
+		if (jparse(buf, n, &hf->doc, err, sizeof(err)))
 			snprintf(hf->error, sizeof(hf->error), "not JSON: %s",
 				 err);
-		else if (hf->doc->type != J_OBJ ||
-			 json_int(hf->doc, "schema", 0) < 1 ||
-			 json_int(hf->doc, "pid", 0) < 1)
+		else if (jint(hf->doc, "schema", 0) < 1 ||
+			 jint(hf->doc, "pid", 0) < 1)
 			snprintf(hf->error, sizeof(hf->error),
 				 "not a gpu-aes-helper status file (no schema and pid)");
 		if (hf->error[0]) {
-			json_free(hf->doc);
+			json_object_put(hf->doc);
 			hf->doc = NULL;
 		}
 	}
@@ -361,7 +359,7 @@ void state_free(struct state *s)
 	kvlist_free(&s->status);
 	kvlist_free(&s->queues);
 	free(s->algs);
-	json_free(s->hf.doc);
+	json_object_put(s->hf.doc);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -624,7 +622,7 @@ static void problem(struct state *s, const char *level, const char *fmt, ...)
 static void helper_problems(struct state *s, long long pid)
 {
 	const struct helper_file *hf = &s->hf;
-	const struct jval *gpus;
+	struct json_object *gpus;
 	long long fpid, updated, interval;
 	const char *backend;
 	char age[64];
@@ -641,13 +639,13 @@ static void helper_problems(struct state *s, long long pid)
 			hf->path, hf->error);
 		return;
 	}
-	fpid = json_int(hf->doc, "pid", 0);
+	fpid = jint(hf->doc, "pid", 0);
 	if (pid && fpid != pid)
 		problem(s, "warning",
 			"helper status file %s is from pid %lld, but the attached helper is pid %lld",
 			hf->path, fpid, pid);
-	updated = json_int(hf->doc, "updated", 0);
-	interval = json_int(hf->doc, "interval_s", 2);
+	updated = jint(hf->doc, "updated", 0);
+	interval = jint(hf->doc, "interval_s", 2);
 	if (updated <= 0)
 		problem(s, "warning", "helper status file %s has no update time",
 			hf->path);
@@ -656,24 +654,26 @@ static void helper_problems(struct state *s, long long pid)
 			"helper status file not updated for %s (every %lld s expected): is the helper hung?",
 			fmt_age(age, sizeof(age), s->now - (double)updated),
 			interval);
-	backend = json_str(hf->doc, "backend", "?");
-	gpus = json_get(hf->doc, "gpus");
+	backend = jstr(hf->doc, "backend", "?");
+	gpus = jget(hf->doc, "gpus");
 	if (strcmp(backend, "cpu") == 0)
 		problem(s, "warning",
 			"no GPU: the helper runs the cpu backend, AES runs on the CPU (OpenSSL) behind the ring");
-	else if (!gpus || gpus->type != J_ARR || gpus->n == 0)
+	else if (!json_object_is_type(gpus, json_type_array) ||
+		 json_object_array_length(gpus) == 0)
 		problem(s, "warning", "no GPU: the helper (backend %s) reports none",
 			backend);
-	for (i = 0; gpus && gpus->type == J_ARR && i < gpus->n; i++) {
-		const struct jval *link = json_get(&gpus->kids[i], "pcie");
-		long long w = json_int(link, "width", 0);
-		long long mw = json_int(link, "max_width", 0);
+	for (i = 0; json_object_is_type(gpus, json_type_array) &&
+		    i < json_object_array_length(gpus); i++) {
+		struct json_object *g = json_object_array_get_idx(gpus, i);
+		struct json_object *link = jget(g, "pcie");
+		long long w = jint(link, "width", 0);
+		long long mw = jint(link, "max_width", 0);
 
 		if (w && mw && w < mw)
 			problem(s, "warning",
 				"GPU %lld (%s): PCIe link x%lld, narrower than its x%lld",
-				json_int(&gpus->kids[i], "id", -1),
-				json_str(&gpus->kids[i], "pci", "?"), w, mw);
+				jint(g, "id", -1), jstr(g, "pci", "?"), w, mw);
 	}
 }
 
@@ -695,7 +695,7 @@ void state_problems(struct state *s)
 		if (s->hf.doc)
 			problem(s, "warning",
 				"stale helper status file %s (pid %lld is not attached)",
-				s->hf.path, json_int(s->hf.doc, "pid", 0));
+				s->hf.path, jint(s->hf.doc, "pid", 0));
 	} else {
 		v = kv_value(&s->status, "stalled", 0);
 		if (v) {

@@ -43,20 +43,22 @@ static double attach_time(const struct state *s)
 /* ---- text ------------------------------------------------------------- */
 
 /* What the helper's status file says: version, backend, GPUs, region. */
-static void text_helper_file(const struct state *s, const struct jval *d)
+static void text_helper_file(const struct state *s, struct json_object *d)
 {
-	const struct jval *gpus = json_get(d, "gpus");
-	const struct jval *ring = json_get(d, "ring");
-	const struct jval *cnt = json_get(d, "counters");
-	long long threads = json_int(d, "threads", 1);
-	long long updated = json_int(d, "updated", 0);
+	struct json_object *gpus = jget(d, "gpus");
+	struct json_object *ring = jget(d, "ring");
+	struct json_object *cnt = jget(d, "counters");
+	size_t ngpus = json_object_is_type(gpus, json_type_array) ?
+		json_object_array_length(gpus) : 0;
+	long long threads = jint(d, "threads", 1);
+	long long updated = jint(d, "updated", 0);
 	char b[64];
 	size_t i;
 
 	printf("             gpu-aes-helper %s (ABI %lld), backend %s, %lld thread%s, spin %lld us\n",
-	       json_str(d, "version", "?"), json_int(d, "abi", 0),
-	       json_str(d, "backend", "?"), threads, threads == 1 ? "" : "s",
-	       json_int(d, "spin_us", 0));
+	       jstr(d, "version", "?"), jint(d, "abi", 0),
+	       jstr(d, "backend", "?"), threads, threads == 1 ? "" : "s",
+	       jint(d, "spin_us", 0));
 	if (updated > 0)
 		printf("             status file %s, updated %s ago\n", s->hf.path,
 		       fmt_age(b, sizeof(b), s->now - (double)updated));
@@ -64,35 +66,35 @@ static void text_helper_file(const struct state *s, const struct jval *d)
 		printf("             status file %s, no update time\n",
 		       s->hf.path);
 	printf("             helper counters: %lld batches, %lld requests, %s, %lld invalid, %lld sleeps\n",
-	       json_int(cnt, "batches", 0), json_int(cnt, "requests", 0),
-	       fmt_bytes(b, sizeof(b), (double)json_int(cnt, "bytes", 0)),
-	       json_int(cnt, "invalid", 0), json_int(cnt, "sleeps", 0));
-	if (!gpus || gpus->type != J_ARR || !gpus->n)
+	       jint(cnt, "batches", 0), jint(cnt, "requests", 0),
+	       fmt_bytes(b, sizeof(b), (double)jint(cnt, "bytes", 0)),
+	       jint(cnt, "invalid", 0), jint(cnt, "sleeps", 0));
+	if (!ngpus)
 		printf("GPUs:        none (%s backend)\n",
-		       json_str(d, "backend", "?"));
+		       jstr(d, "backend", "?"));
 	else
-		printf("GPUs:        %zu\n", gpus->n);
-	for (i = 0; gpus && gpus->type == J_ARR && i < gpus->n; i++) {
-		const struct jval *g = &gpus->kids[i];
-		const struct jval *l = json_get(g, "pcie");
+		printf("GPUs:        %zu\n", ngpus);
+	for (i = 0; i < ngpus; i++) {
+		struct json_object *g = json_object_array_get_idx(gpus, i);
+		struct json_object *l = jget(g, "pcie");
 
-		printf("  GPU %-7lld %s, %s, PCI %s", json_int(g, "id", -1),
-		       json_str(g, "name", "?"),
+		printf("  GPU %-7lld %s, %s, PCI %s", jint(g, "id", -1),
+		       jstr(g, "name", "?"),
 		       fmt_bytes(b, sizeof(b),
-				 (double)json_int(g, "memory_bytes", 0)),
-		       json_str(g, "pci", "?"));
-		if (l && l->type == J_OBJ)
+				 (double)jint(g, "memory_bytes", 0)),
+		       jstr(g, "pci", "?"));
+		if (json_object_is_type(l, json_type_object))
 			printf(", PCIe gen %lld x%lld (max gen %lld x%lld)",
-			       json_int(l, "gen", 0), json_int(l, "width", 0),
-			       json_int(l, "max_gen", 0),
-			       json_int(l, "max_width", 0));
+			       jint(l, "gen", 0), jint(l, "width", 0),
+			       jint(l, "max_gen", 0),
+			       jint(l, "max_width", 0));
 		printf("\n");
 	}
 	if (ring)
 		printf("Region:      %s, %s\n",
 		       fmt_bytes(b, sizeof(b),
-				 (double)json_int(ring, "region_bytes", 0)),
-		       json_str(ring, "pages", "?"));
+				 (double)jint(ring, "region_bytes", 0)),
+		       jstr(ring, "pages", "?"));
 }
 
 /* The queues, in all and one line each (the queues directory's lists). */
@@ -141,17 +143,26 @@ static void text_ring(const struct state *s)
 	}
 }
 
-/* A JSON scalar as a table cell: null is "-". */
-static const char *cell(char *buf, size_t len, const struct jval *v)
+/* A JSON scalar as a table cell: null is "-", a number as written. */
+static const char *cell(char *buf, size_t len, struct json_object *v)
 {
-	if (!v || v->type == J_NULL)
+	switch (json_object_get_type(v)) {
+	case json_type_null:
 		snprintf(buf, len, "-");
-	else if (v->type == J_NUM || v->type == J_STR)
-		snprintf(buf, len, "%s", v->str);
-	else if (v->type == J_BOOL)
-		snprintf(buf, len, "%s", v->b ? "true" : "false");
-	else
+		break;
+	case json_type_string:
+		snprintf(buf, len, "%s", json_object_get_string(v));
+		break;
+	case json_type_int:
+	case json_type_double:
+	case json_type_boolean:
+		snprintf(buf, len, "%s", json_object_to_json_string_ext(v,
+			 JSON_C_TO_STRING_PLAIN));
+		break;
+	default:
 		snprintf(buf, len, "?");
+		break;
+	}
 	return buf;
 }
 
@@ -162,45 +173,55 @@ static const char *cell(char *buf, size_t len, const struct jval *v)
  */
 static void text_dispatch(const struct ctl *c, const struct state *s)
 {
-	const struct jval *d = s->hf.doc ? json_get(s->hf.doc, "dispatch") : NULL;
-	const struct jval *est = json_get(d, "estimates");
+	struct json_object *d = jget(s->hf.doc, "dispatch");
+	struct json_object *est = jget(d, "estimates");
 	const struct kv *mode = kv_find(&s->params, "dispatch");
-	const struct jval *first;
+	struct json_object *first;
+	const char *cols[16];
 	char v[64];
-	size_t i, k;
+	size_t i, k, nrows, ncols = 0;
 	int w[16];
 
 	printf("Dispatch:    %s", mode ? mode->text : "unknown (no dispatch parameter)");
-	if (d && json_int(d, "helper_cpu_ns_per_kib", 0) > 0)
+	if (d && jint(d, "helper_cpu_ns_per_kib", 0) > 0)
 		printf("; the helper says it costs %lld ns of CPU per KiB, at %lld MiB/s",
-		       json_int(d, "helper_cpu_ns_per_kib", 0),
-		       json_int(d, "helper_mib_per_s", 0));
+		       jint(d, "helper_cpu_ns_per_kib", 0),
+		       jint(d, "helper_mib_per_s", 0));
 	printf("\n");
 	why_print(c, s);
-	if (!est || est->type != J_ARR || !est->n ||
-	    est->kids[0].type != J_OBJ || !est->kids[0].n)
+	if (!json_object_is_type(est, json_type_array))
+		return;
+	nrows = json_object_array_length(est);
+	first = json_object_array_get_idx(est, 0);
+	if (!json_object_is_type(first, json_type_object))
 		return;
 	/* The first row's keys are the columns (16 at most). */
-	first = &est->kids[0];
-	for (k = 0; k < first->n && k < 16; k++) {
-		w[k] = (int)strlen(first->keys[k]);
-		for (i = 0; i < est->n; i++) {
+	json_object_object_foreach(first, key, val) {
+		(void)val;
+		if (ncols < 16)
+			cols[ncols++] = key;
+	}
+	if (!ncols)
+		return;
+	for (k = 0; k < ncols; k++) {
+		w[k] = (int)strlen(cols[k]);
+		for (i = 0; i < nrows; i++) {
 			int l = (int)strlen(cell(v, sizeof(v),
-				json_get(&est->kids[i], first->keys[k])));
+				jget(json_object_array_get_idx(est, i), cols[k])));
 
 			if (l > w[k])
 				w[k] = l;
 		}
 	}
 	printf("  estimates (the helper's copy of dispatch/estimates):\n   ");
-	for (k = 0; k < first->n && k < 16; k++)
-		printf(" %*s", w[k], first->keys[k]);
+	for (k = 0; k < ncols; k++)
+		printf(" %*s", w[k], cols[k]);
 	printf("\n");
-	for (i = 0; i < est->n; i++) {
+	for (i = 0; i < nrows; i++) {
 		printf("   ");
-		for (k = 0; k < first->n && k < 16; k++)
+		for (k = 0; k < ncols; k++)
 			printf(" %*s", w[k], cell(v, sizeof(v),
-				json_get(&est->kids[i], first->keys[k])));
+				jget(json_object_array_get_idx(est, i), cols[k])));
 		printf("\n");
 	}
 }
@@ -335,53 +356,54 @@ static void text_status(const struct ctl *c, const struct state *s)
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static void json_kvs(struct jw *w, const char *key, const struct kvlist *l)
+static void json_kvs(struct json_object *parent, const char *key,
+		     const struct kvlist *l)
 {
+	struct json_object *o = jo_obj(parent, key);
 	size_t i;
 
-	jw_begin_obj(w, key);
 	for (i = 0; i < l->n; i++)
 		if (l->v[i].numeric)
-			jw_int(w, l->v[i].name, l->v[i].value);
+			jo_int(o, l->v[i].name, l->v[i].value);
 		else
-			jw_str(w, l->v[i].name, l->v[i].text);
-	jw_end_obj(w);
+			jo_str(o, l->v[i].name, l->v[i].text);
 }
 
 /* The queues directory: each file a list, one value per queue. */
-static void json_queues(struct jw *w, const char *key, const struct kvlist *l)
+static void json_queues(struct json_object *parent, const char *key,
+			const struct kvlist *l)
 {
 	static long long v[MAX_QUEUES];
+	struct json_object *o = jo_obj(parent, key), *a;
 	size_t i;
 	int k;
 
-	jw_begin_obj(w, key);
 	for (i = 0; i < l->n; i++) {
 		int n = kv_list(l, l->v[i].name, v, MAX_QUEUES);
 
 		if (n < 0) {
-			jw_str(w, l->v[i].name, l->v[i].text);
+			jo_str(o, l->v[i].name, l->v[i].text);
 			continue;
 		}
-		jw_begin_arr(w, l->v[i].name);
+		a = jo_arr(o, l->v[i].name);
 		for (k = 0; k < n && k < MAX_QUEUES; k++)
-			jw_int(w, NULL, v[k]);
-		jw_end_arr(w);
+			jo_int(a, NULL, v[k]);
 	}
-	jw_end_obj(w);
 }
 
-static void json_calg(struct jw *w, const char *key, const struct calg *a)
+static void json_calg(struct json_object *parent, const char *key,
+		      const struct calg *a)
 {
+	struct json_object *o;
+
 	if (!a) {
-		jw_null(w, key);
+		jo_null(parent, key);
 		return;
 	}
-	jw_begin_obj(w, key);
-	jw_str(w, "driver", a->driver);
-	jw_str(w, "module", a->module);
-	jw_int(w, "priority", a->priority);
-	jw_end_obj(w);
+	o = jo_obj(parent, key);
+	jo_str(o, "driver", a->driver);
+	jo_str(o, "module", a->module);
+	jo_int(o, "priority", a->priority);
 }
 
 static void json_status(const struct state *s)
@@ -390,139 +412,117 @@ static void json_status(const struct state *s)
 	size_t i, n = state_algs(s, av, 16);
 	long long attached = kv_value(&s->status, "attached", 0);
 	char parts[64][64], name[96];
+	struct json_object *doc = json_object_new_object();
+	struct json_object *o, *h, *f, *a, *tot, *part = NULL;
 	struct totals t;
-	struct jw w;
 	int np;
 
-	jw_init(&w, stdout, 1);
-	jw_begin_obj(&w, NULL);
+	o = jo_obj(doc, "module");
+	jo_bool(o, "loaded", 1);
+	jo_str(o, "version", s->version);
+	json_kvs(o, "parameters", &s->params);
 
-	jw_begin_obj(&w, "module");
-	jw_bool(&w, "loaded", 1);
-	jw_str(&w, "version", s->version);
-	json_kvs(&w, "parameters", &s->params);
-	jw_end_obj(&w);
-
-	jw_begin_obj(&w, "helper");
+	h = jo_obj(doc, "helper");
 	if (s->have_status)
-		jw_bool(&w, "attached", (int)attached);
+		jo_bool(h, "attached", (int)attached);
 	else
-		jw_null(&w, "attached");
+		jo_null(h, "attached");
 	if (attached) {
-		jw_int(&w, "pid", kv_value(&s->status, "helper_pid", 0));
-		jw_int(&w, "attached_since",
+		jo_int(h, "pid", kv_value(&s->status, "helper_pid", 0));
+		jo_int(h, "attached_since",
 		       kv_value(&s->status, "attached_since", 0));
-		jw_num(&w, "attached_at", attach_time(s), 0);
+		jo_num(h, "attached_at", attach_time(s), 0);
 	} else {
-		jw_null(&w, "pid");
-		jw_null(&w, "attached_since");
-		jw_null(&w, "attached_at");
+		jo_null(h, "pid");
+		jo_null(h, "attached_since");
+		jo_null(h, "attached_at");
 	}
-	jw_begin_obj(&w, "status_file");
-	jw_str(&w, "path", s->hf.path);
-	jw_bool(&w, "present", s->hf.present);
+	f = jo_obj(h, "status_file");
+	jo_str(f, "path", s->hf.path);
+	jo_bool(f, "present", s->hf.present);
 	if (s->hf.error[0])
-		jw_str(&w, "error", s->hf.error);
+		jo_str(f, "error", s->hf.error);
 	else
-		jw_null(&w, "error");
-	jw_value(&w, "content", s->hf.doc);
-	jw_end_obj(&w);
-	jw_end_obj(&w);
+		jo_null(f, "error");
+	jo_value(f, "content", s->hf.doc);
 
 	if (s->have_status) {
-		json_kvs(&w, "status", &s->status);
-		json_queues(&w, "queues", &s->queues);
+		json_kvs(doc, "status", &s->status);
+		json_queues(doc, "queues", &s->queues);
 	} else {
-		jw_null(&w, "status");
-		jw_null(&w, "queues");
+		jo_null(doc, "status");
+		jo_null(doc, "queues");
 	}
 
-	jw_begin_arr(&w, "algorithms");
+	a = jo_arr(doc, "algorithms");
 	for (i = 0; i < n; i++) {
-		jw_begin_obj(&w, NULL);
-		jw_str(&w, "name", av[i].ours->name);
-		jw_str(&w, "driver", av[i].ours->driver);
-		jw_str(&w, "type", av[i].ours->type);
-		jw_int(&w, "priority", av[i].ours->priority);
-		jw_str(&w, "selftest", av[i].ours->selftest);
-		jw_int(&w, "refcnt", av[i].ours->refcnt);
-		jw_bool(&w, "selected", av[i].winner == av[i].ours);
-		json_calg(&w, "lookup", av[i].winner);
-		json_calg(&w, "best_other", av[i].best_other);
-		jw_end_obj(&w);
+		o = jo_obj(a, NULL);
+		jo_str(o, "name", av[i].ours->name);
+		jo_str(o, "driver", av[i].ours->driver);
+		jo_str(o, "type", av[i].ours->type);
+		jo_int(o, "priority", av[i].ours->priority);
+		jo_str(o, "selftest", av[i].ours->selftest);
+		jo_int(o, "refcnt", av[i].ours->refcnt);
+		jo_bool(o, "selected", av[i].winner == av[i].ours);
+		json_calg(o, "lookup", av[i].winner);
+		json_calg(o, "best_other", av[i].best_other);
 	}
-	jw_end_arr(&w);
 
-	json_kvs(&w, "counters", &s->stats);
+	json_kvs(doc, "counters", &s->stats);
 
 	totals(s, &t);
-	jw_begin_obj(&w, "totals");
-	jw_begin_obj(&w, "requests");
-	jw_int(&w, "ring", t.ring_req);
-	jw_int(&w, "cpu", t.cpu_req);
-	jw_int(&w, "total", t.ring_req + t.cpu_req);
-	jw_end_obj(&w);
-	jw_begin_obj(&w, "bytes");
-	jw_int(&w, "ring", t.ring_bytes);
-	jw_int(&w, "cpu", t.cpu_bytes);
-	jw_int(&w, "total", t.ring_bytes + t.cpu_bytes);
-	jw_end_obj(&w);
+	tot = jo_obj(doc, "totals");
+	o = jo_obj(tot, "requests");
+	jo_int(o, "ring", t.ring_req);
+	jo_int(o, "cpu", t.cpu_req);
+	jo_int(o, "total", t.ring_req + t.cpu_req);
+	o = jo_obj(tot, "bytes");
+	jo_int(o, "ring", t.ring_bytes);
+	jo_int(o, "cpu", t.cpu_bytes);
+	jo_int(o, "total", t.ring_bytes + t.cpu_bytes);
 	np = counter_parts(&s->stats, "ring_", "_requests", algs_known, 4,
 			   NULL, parts, 64);
-	jw_begin_obj(&w, "ring_by_algorithm");
+	o = jo_obj(tot, "ring_by_algorithm");
 	for (i = 0; i < (size_t)np; i++) {
 		snprintf(name, sizeof(name), "ring_%.63s_requests", parts[i]);
-		jw_int(&w, parts[i], kv_value(&s->stats, name, 0));
+		jo_int(o, parts[i], kv_value(&s->stats, name, 0));
 	}
-	jw_end_obj(&w);
 	np = fallback_reasons(&s->stats, 0, parts, 64);
-	jw_begin_obj(&w, "cpu_by_reason");
+	o = jo_obj(tot, "cpu_by_reason");
 	for (i = 0; i < (size_t)np; i++) {
 		snprintf(name, sizeof(name), "fallback_%.63s", parts[i]);
-		jw_int(&w, parts[i], kv_value(&s->stats, name, 0));
+		jo_int(o, parts[i], kv_value(&s->stats, name, 0));
 	}
-	jw_end_obj(&w);
 	/* policy_cost of policy: {"policy": {"cost": N}} */
 	np = fallback_reasons(&s->stats, 1, parts, 64);
-	jw_begin_obj(&w, "cpu_by_reason_part");
+	o = jo_obj(tot, "cpu_by_reason_part");
 	for (i = 0; i < (size_t)np; i++) {
 		size_t pl = reason_parent(&s->stats, parts[i]);
 		char parent[64];
 
 		snprintf(parent, sizeof(parent), "%.*s", (int)pl, parts[i]);
 		if (i == 0 || strncmp(parts[i - 1], parent, pl) != 0 ||
-		    parts[i - 1][pl] != '_') {
-			if (i)
-				jw_end_obj(&w);
-			jw_begin_obj(&w, parent);
-		}
+		    parts[i - 1][pl] != '_')
+			part = jo_obj(o, parent);
 		snprintf(name, sizeof(name), "fallback_%.63s", parts[i]);
-		jw_int(&w, parts[i] + pl + 1, kv_value(&s->stats, name, 0));
+		jo_int(part, parts[i] + pl + 1, kv_value(&s->stats, name, 0));
 	}
-	if (np)
-		jw_end_obj(&w);
-	jw_end_obj(&w);
 	np = counter_parts(&s->stats, "policy_ring_", "", policy_known, 5, NULL,
 			   parts, 64);
-	jw_begin_obj(&w, "ring_by_policy");
+	o = jo_obj(tot, "ring_by_policy");
 	for (i = 0; i < (size_t)np; i++) {
 		snprintf(name, sizeof(name), "policy_ring_%.63s", parts[i]);
-		jw_int(&w, parts[i], kv_value(&s->stats, name, 0));
+		jo_int(o, parts[i], kv_value(&s->stats, name, 0));
 	}
-	jw_end_obj(&w);
-	jw_end_obj(&w);
 
-	jw_begin_arr(&w, "problems");
+	a = jo_arr(doc, "problems");
 	for (i = 0; i < s->nproblems; i++) {
-		jw_begin_obj(&w, NULL);
-		jw_str(&w, "level", s->problems[i].level);
-		jw_str(&w, "message", s->problems[i].text);
-		jw_end_obj(&w);
+		o = jo_obj(a, NULL);
+		jo_str(o, "level", s->problems[i].level);
+		jo_str(o, "message", s->problems[i].text);
 	}
-	jw_end_arr(&w);
-
-	jw_end_obj(&w);
-	jw_done(&w);
+	/* A failed write shows in stdout's error flag, checked by the caller. */
+	jo_print(stdout, doc, 1);
 }
 
 int cmd_status(struct ctl *c, int argc, char **argv)

@@ -275,11 +275,11 @@ static void helper_line(struct screen *sc, const struct ctl *c,
 	state_read_helper(c, &hf);
 	line(sc, "helper: pid %lld, backend %s, %lld queue%s%s",
 	     kv_value(&f->status, "helper_pid", 0),
-	     hf.doc ? json_str(hf.doc, "backend", "?") : "? (no status file)",
+	     hf.doc ? jstr(hf.doc, "backend", "?") : "? (no status file)",
 	     kv_value(&f->status, "queues", 0),
 	     kv_value(&f->status, "queues", 0) == 1 ? "" : "s",
 	     kv_value(&f->status, "stalled", 0) ? ", STALLED" : "");
-	json_free(hf.doc);
+	json_object_put(hf.doc);
 	fill_line(sc, f);
 }
 
@@ -353,48 +353,39 @@ static void text_frame(struct screen *sc, const struct ctl *c,
 
 static void json_frame(const struct frame *f, long nr)
 {
+	struct json_object *doc = json_object_new_object(), *o, *p, *a;
 	struct timespec now;
-	struct jw w;
 	size_t i;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	jw_init(&w, stdout, 0);
-	jw_begin_obj(&w, NULL);
-	jw_int(&w, "frame", nr);
-	jw_num(&w, "time", (double)now.tv_sec + (double)now.tv_nsec / 1e9, 3);
-	jw_num(&w, "interval_s", f->dt, 9);
-	jw_begin_obj(&w, "paths");
-	jw_begin_obj(&w, "ring");
-	jw_num(&w, "requests_per_s", rate(f, "ring_requests"), 3);
-	jw_num(&w, "bytes_per_s", rate(f, "ring_bytes"), 3);
-	jw_end_obj(&w);
-	jw_begin_obj(&w, "cpu");
-	jw_num(&w, "requests_per_s", rate(f, "fallback_requests"), 3);
-	jw_num(&w, "bytes_per_s", rate(f, "fallback_bytes"), 3);
-	jw_end_obj(&w);
-	jw_end_obj(&w);
-	jw_begin_obj(&w, "counters");
+	jo_int(doc, "frame", nr);
+	jo_num(doc, "time", (double)now.tv_sec + (double)now.tv_nsec / 1e9, 3);
+	jo_num(doc, "interval_s", f->dt, 9);
+	p = jo_obj(doc, "paths");
+	o = jo_obj(p, "ring");
+	jo_num(o, "requests_per_s", rate(f, "ring_requests"), 3);
+	jo_num(o, "bytes_per_s", rate(f, "ring_bytes"), 3);
+	o = jo_obj(p, "cpu");
+	jo_num(o, "requests_per_s", rate(f, "fallback_requests"), 3);
+	jo_num(o, "bytes_per_s", rate(f, "fallback_bytes"), 3);
+	o = jo_obj(doc, "counters");
 	for (i = 0; i < f->cur.n; i++)
 		if (f->cur.v[i].numeric)
-			jw_int(&w, f->cur.v[i].name, f->cur.v[i].value);
-	jw_end_obj(&w);
-	jw_begin_obj(&w, "deltas");
+			jo_int(o, f->cur.v[i].name, f->cur.v[i].value);
+	o = jo_obj(doc, "deltas");
 	for (i = 0; i < f->cur.n; i++)
 		if (f->cur.v[i].numeric)
-			jw_int(&w, f->cur.v[i].name, delta(f, f->cur.v[i].name));
-	jw_end_obj(&w);
-	jw_begin_obj(&w, "rates");
+			jo_int(o, f->cur.v[i].name, delta(f, f->cur.v[i].name));
+	o = jo_obj(doc, "rates");
 	for (i = 0; i < f->cur.n; i++)
 		if (f->cur.v[i].numeric)
-			jw_num(&w, f->cur.v[i].name, rate(f, f->cur.v[i].name), 3);
-	jw_end_obj(&w);
-	jw_begin_obj(&w, "status");
+			jo_num(o, f->cur.v[i].name, rate(f, f->cur.v[i].name), 3);
+	o = jo_obj(doc, "status");
 	for (i = 0; i < f->status.n; i++)
 		if (f->status.v[i].numeric)
-			jw_int(&w, f->status.v[i].name, f->status.v[i].value);
-	jw_end_obj(&w);
+			jo_int(o, f->status.v[i].name, f->status.v[i].value);
 	/* Each per-queue file as a list, queue 0 first. */
-	jw_begin_obj(&w, "queues");
+	o = jo_obj(doc, "queues");
 	for (i = 0; i < f->queues.n; i++) {
 		static long long v[MAX_QUEUES];
 		int n = kv_list(&f->queues, f->queues.v[i].name, v, MAX_QUEUES);
@@ -402,14 +393,12 @@ static void json_frame(const struct frame *f, long nr)
 
 		if (n < 0)
 			continue;
-		jw_begin_arr(&w, f->queues.v[i].name);
+		a = jo_arr(o, f->queues.v[i].name);
 		for (k = 0; k < n && k < MAX_QUEUES; k++)
-			jw_int(&w, NULL, v[k]);
-		jw_end_arr(&w);
+			jo_int(a, NULL, v[k]);
 	}
-	jw_end_obj(&w);
-	jw_end_obj(&w);
-	jw_done(&w);
+	/* One line per frame; a failed write ends top through ferror(). */
+	jo_print(stdout, doc, 0);
 }
 
 /*

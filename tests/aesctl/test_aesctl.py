@@ -417,6 +417,20 @@ GARBAGE = [
     b"[" * 100000, b'{"a": "\\ud800\\u0000\\x"}', b'{"a": 1e999}',
     bytes(range(256)), b'{"schema": 1, "pid": 4242} trailing',
     b'{"schema": 1, "pid": 4242, "name": "' + b"A" * 200000 + b'"}',
+    # What json-c takes unless told to be strict, or even then.
+    b'{"schema": 1, "pid": 4242, /* comment */ "x": 1}',
+    b'{"schema": 1, "pid": 4242} // comment',
+    b"{'schema': 1, 'pid': 4242}",
+    b'{"schema": 1, "pid": 4242, "x": [1, 2,]}',
+    b'{"schema": 1, "pid": 4242, "x": TRUE}',
+    b'{"schema": 1, "pid": 4242, "x": NaN}',
+    b'{"schema": 1, "pid": 4242, "x": [Infinity, -Infinity]}',
+    b'{"schema": 1, "pid": 4242, "x": -1e999}',
+    b'{"schema": 1, "pid": 4242, "name": "a\x01b"}',
+    b'{"schema": 1, "pid": 4242, "name": "\xff\xfe"}',
+    b'{"schema": 1, "pid": 4242, "name": "\xc0\xaf"}',
+    b'{"schema": 1, "pid": 4242}\x00',
+    b'{"schema": 1, "pid": 4242, "x": ' + b"[" * 40 + b"]" * 40 + b'}',
 ]
 
 
@@ -449,6 +463,25 @@ def test_garbage():
     os.mkdir(f"{root}/run/gpu-aes/helper.json")
     rc, out, err = run("status", root=root)
     check("status file is a directory: said so", rc == 0 and "not a regular file" in out, out + err)
+    shutil.rmtree(root)
+
+
+def test_status_file_strings():
+    """Escapes in the status file, surrogate pairs included, come back as
+    the same text in status and --json."""
+    name = 'NVIDIA "H200" \\ / \u00e9 \U0001F600'
+    gpus = [dict(H200[0], name=name)]
+    root = make_root(doc=json.dumps(helper_doc(backend="cuda", gpus=gpus),
+                                    ensure_ascii=True))
+    rc, out, err = run("status", root=root)
+    rcj, outj, errj = run("status", "--json", root=root)
+    try:
+        got = json.loads(outj)["helper"]["status_file"]["content"]["gpus"][0]["name"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        got = None
+    check("status file: escaped strings read back exactly",
+          rc == 0 and rcj == 0 and f"GPU 0       {name}, " in out and got == name,
+          out + err + outj[:600] + errj)
     shutil.rmtree(root)
 
 
@@ -705,6 +738,9 @@ def test_top_batch():
         js = []
         check("top --json parses", False, f"{e}\n{outj}")
     check("top --json -n 3: three one-line frames", rcj == 0 and len(js) == 3 and errj == "", outj + errj)
+    # Scripts (tests/vm/aesctl.sh) find a frame by grepping its line.
+    check('top --json: each line says "frame": N as it is',
+          all(f'"frame": {i + 1},' in l for i, l in enumerate(lines)), outj)
     bad = []
     for i, j in enumerate(js):
         for k, d in j["deltas"].items():
@@ -811,6 +847,7 @@ def main():
         print(f"FAIL: no gpu-aesctl at {CTL}")
         return 1
     for t in (test_status, test_status_json, test_problems, test_garbage,
+              test_status_file_strings,
               test_no_module_and_bad_input, test_metrics, test_top_batch,
               test_top_fill_tolerant, test_top_tty):
         t()
