@@ -18,11 +18,13 @@
 #   make check-install  install/uninstall into a scratch DESTDIR, checked
 #   make check-systemd  the installed unit and udev rule under systemd in a
 #                     Debian 12 VM on the 6.1 and 6.12 kernels
+#   make deb          the Debian packages gpu-aes-dkms and gpu-aes, in
+#                     out/deb/ (scripts/make-deb; CUDA=0: no cuda backend)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
 .PHONY: all helper kmod check check-unit check-vm kunit check-gpu bench lint \
-	demo clean install uninstall check-install check-systemd
+	demo clean install uninstall check-install check-systemd deb
 
 all: helper
 
@@ -61,6 +63,9 @@ check-install:
 check-systemd:
 	scripts/vm-systemd 6.1
 	scripts/vm-systemd 6.12
+
+deb:
+	scripts/make-deb
 
 include dist/install.mk
 

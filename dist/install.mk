@@ -11,6 +11,11 @@
 # add/build/install for the running kernel, systemctl enable, module load,
 # helper start; uninstall undoes that first and then removes every file.
 #
+# The files alone, in two parts, are what the Debian packages hold
+# (debian/rules): install-dkms-files the module's sources
+# (gpu-aes-dkms), install-user-files the rest (gpu-aes).  HELPER_BUILD
+# and DISTBUILD name other build directories for the helper and the units.
+#
 # The unit, rule and modules-load.d file go to the paths Debian 12's own
 # packages use (its systemd.pc and udev.pc say /lib/systemd/system and
 # /lib/udev), not under PREFIX: bookworm still installs below /lib (the
@@ -25,13 +30,14 @@ SYSTEMDUNITDIR ?= /lib/systemd/system
 UDEVRULESDIR ?= /lib/udev/rules.d
 MODULESLOADDIR ?= /usr/lib/modules-load.d
 DKMSSRCDIR = /usr/src/gpu-aes-$(VERSION)
+DISTBUILD ?= build/dist
 
 # What DKMS builds from: the module's build inputs and the ABI header.
 DKMS_SRCS = dkms.conf kmod/Kbuild kmod/Kconfig kmod/Makefile \
 	$(sort $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) \
 	$(wildcard uapi/*.h))
-UNIT := build/dist/gpu-aes-helper.service
-METRICS_UNIT := build/dist/gpu-aesctl-metrics.service
+UNIT := $(DISTBUILD)/gpu-aes-helper.service
+METRICS_UNIT := $(DISTBUILD)/gpu-aesctl-metrics.service
 
 INSTALLED = $(DESTDIR)$(SYSTEMDUNITDIR)/gpu-aes-helper.service \
 	$(DESTDIR)$(SYSTEMDUNITDIR)/gpu-aesctl-metrics.service \
@@ -44,20 +50,25 @@ INSTALLED = $(DESTDIR)$(SYSTEMDUNITDIR)/gpu-aes-helper.service \
 	$(DESTDIR)$(MANDIR)/man8/gpu-aesctl.8
 
 # Rebuilt every time: SBINDIR comes from the command line.
-.PHONY: $(UNIT) $(METRICS_UNIT) install-files
-$(UNIT) $(METRICS_UNIT): build/dist/%: dist/systemd/%.in
+.PHONY: $(UNIT) $(METRICS_UNIT) install-files install-dkms-files \
+	install-user-files
+$(UNIT) $(METRICS_UNIT): $(DISTBUILD)/%: dist/systemd/%.in
 	@mkdir -p $(@D)
 	sed 's|@SBINDIR@|$(SBINDIR)|g' $< >$@
 
 check-version:
 	@test -n '$(VERSION)' || { echo "no PACKAGE_VERSION in dkms.conf" >&2; exit 1; }
 
-install-files: check-version $(UNIT) $(METRICS_UNIT)
-	$(MAKE) -C helper install DESTDIR='$(DESTDIR)' SBINDIR='$(SBINDIR)' \
-		MANDIR='$(MANDIR)'
+install-files: install-dkms-files install-user-files
+
+install-dkms-files: check-version
 	for f in $(DKMS_SRCS); do \
 		install -D -m 0644 "$$f" '$(DESTDIR)$(DKMSSRCDIR)'/"$$f" || exit 1; \
 	done
+
+install-user-files: check-version $(UNIT) $(METRICS_UNIT)
+	$(MAKE) -C helper install DESTDIR='$(DESTDIR)' SBINDIR='$(SBINDIR)' \
+		MANDIR='$(MANDIR)' $(if $(HELPER_BUILD),BUILD='$(HELPER_BUILD)')
 	install -D -m 0644 $(UNIT) \
 		'$(DESTDIR)$(SYSTEMDUNITDIR)/gpu-aes-helper.service'
 	install -D -m 0644 $(METRICS_UNIT) \
