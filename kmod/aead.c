@@ -19,6 +19,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/scatterlist.h>
+#include <linux/string.h>
 
 #include "aead.h"
 #include "dispatch.h"
@@ -26,6 +27,9 @@
 #include "ring.h"
 #include "skcipher.h"
 #include "stats.h"
+
+/* gcm(aes)'s descriptor (alg.c), the one AEAD this file serves. */
+static const struct gpu_aes_alg_desc *gpu_aes_gcm_desc;
 
 static struct gpu_aes_aead_req_ctx *gpu_aes_aead_job_rctx(struct gpu_aes_job *job)
 {
@@ -81,7 +85,7 @@ static int gpu_aes_aead_crypt(struct aead_request *req, u8 dir)
 		len -= authsize;
 	}
 	rctx->req = req;
-	gpu_aes_job_init(job, &gpu_aes_aead_job_ops, &gpu_aes_gcm_desc,
+	gpu_aes_job_init(job, &gpu_aes_aead_job_ops, gpu_aes_gcm_desc,
 			 &ctx->key, req->src, req->dst, req->iv, len,
 			 req->base.flags, dir);
 	job->aad_len = req->assoclen;
@@ -111,7 +115,8 @@ static int gpu_aes_aead_setkey(struct crypto_aead *tfm, const u8 *key,
 	ret = crypto_aead_setkey(ctx->fallback, key, len);
 	if (ret)
 		return ret;
-	return gpu_aes_key_set(&gpu_aes_ring, &ctx->key, key, len);
+	return gpu_aes_key_set(&gpu_aes_ring, &ctx->key, GPU_AES_ALG_GCM, key,
+			       len);
 }
 
 static int gpu_aes_aead_setauthsize(struct crypto_aead *tfm,
@@ -136,7 +141,7 @@ static int gpu_aes_aead_init_tfm(struct crypto_aead *tfm)
 	if (IS_ERR(fb))
 		return PTR_ERR(fb);
 	ctx->fallback = fb;
-	gpu_aes_dispatch_note_cpu_driver(&gpu_aes_gcm_desc,
+	gpu_aes_dispatch_note_cpu_driver(gpu_aes_gcm_desc,
 					 crypto_tfm_alg_driver_name(crypto_aead_tfm(fb)));
 	gpu_aes_key_init(&ctx->key);
 	crypto_aead_set_reqsize(tfm, sizeof(struct gpu_aes_aead_req_ctx) +
@@ -154,8 +159,7 @@ static void gpu_aes_aead_exit_tfm(struct crypto_aead *tfm)
 
 static struct aead_alg gpu_aes_gcm_alg = {
 	.base = {
-		.cra_name = "gcm(aes)",
-		.cra_driver_name = "gcm-aes-gpu",
+		/* Names and priority from the descriptor, at registration. */
 		.cra_flags = GPU_AES_CRA_FLAGS,
 		.cra_blocksize = 1,
 		.cra_ctxsize = sizeof(struct gpu_aes_aead_ctx),
@@ -174,8 +178,15 @@ static struct aead_alg gpu_aes_gcm_alg = {
 
 int gpu_aes_aead_register(void)
 {
+	const struct gpu_aes_alg_desc *d = gpu_aes_alg_desc(GPU_AES_ALG_GCM);
+
+	gpu_aes_gcm_desc = d;
+	strscpy(gpu_aes_gcm_alg.base.cra_name, d->cra_name,
+		CRYPTO_MAX_ALG_NAME);
+	strscpy(gpu_aes_gcm_alg.base.cra_driver_name, d->driver,
+		CRYPTO_MAX_ALG_NAME);
 	gpu_aes_gcm_alg.base.cra_priority = gpu_aes_priority +
-					    gpu_aes_gcm_desc.priority_above;
+					    d->priority_above;
 	return crypto_register_aead(&gpu_aes_gcm_alg);
 }
 

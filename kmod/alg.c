@@ -1,50 +1,83 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * alg.c - one descriptor per algorithm (job.h): the registered algorithms
- * point at theirs, so nothing is computed from enum or array order.
+ * alg.c - one descriptor per algorithm (job.h): everything that differs
+ * between the modes, read by registration, the request path, counters,
+ * routing and kring.  A mode is one row here, plus its rules in the ABI.
+ *
+ * The crypto API's aliases are the driver names only.  Aliasing
+ * "ecb(aes)" and the like would deadlock the load: the self-test's
+ * init_tfm looks up the fallback by that name, which makes the crypto API
+ * request_module() this very module while it is still initialising (seen
+ * with modprobe on 6.1).
  */
 #include <crypto/aes.h>
+#include <crypto/algapi.h>
 #include <crypto/gcm.h>
+#include <linux/module.h>
 
 #include "job.h"
 
-const struct gpu_aes_alg_desc gpu_aes_ecb_desc = {
+static const struct gpu_aes_alg_desc gpu_aes_ecb_desc = {
 	.name = "ecb",
-	.index = 0,
+	.cra_name = "ecb(aes)",
+	.driver = "ecb-aes-gpu",
 	.alg = GPU_AES_ALG_ECB,
-	.iv_bytes = 0,
-	.ring_stat = GPU_AES_STAT_RING_ECB_REQUESTS,
+	.blocksize = AES_BLOCK_SIZE,
+	.key_parts = 1,
+	.out_iv = GPU_AES_OUT_IV_KEEP,
 };
+MODULE_ALIAS_CRYPTO("ecb-aes-gpu");
 
-const struct gpu_aes_alg_desc gpu_aes_ctr_desc = {
+static const struct gpu_aes_alg_desc gpu_aes_ctr_desc = {
 	.name = "ctr",
-	.index = 1,
+	.cra_name = "ctr(aes)",
+	.driver = "ctr-aes-gpu",
 	.alg = GPU_AES_ALG_CTR,
 	.iv_bytes = AES_BLOCK_SIZE,
-	.ring_stat = GPU_AES_STAT_RING_CTR_REQUESTS,
+	.blocksize = 1,
+	.chunksize = AES_BLOCK_SIZE,
+	.key_parts = 1,
+	.out_iv = GPU_AES_OUT_IV_CTR,
 };
+MODULE_ALIAS_CRYPTO("ctr-aes-gpu");
 
-const struct gpu_aes_alg_desc gpu_aes_xts_desc = {
+/* The IV is left as it was, like the xts template does. */
+static const struct gpu_aes_alg_desc gpu_aes_xts_desc = {
 	.name = "xts",
-	.index = 2,
+	.cra_name = "xts(aes)",
+	.driver = "xts-aes-gpu",
 	.alg = GPU_AES_ALG_XTS,
 	.iv_bytes = AES_BLOCK_SIZE,
+	.blocksize = AES_BLOCK_SIZE,
+	.key_parts = 2,
+	.out_iv = GPU_AES_OUT_IV_KEEP,
 	.priority_above = 1,
-	.ring_stat = GPU_AES_STAT_RING_XTS_REQUESTS,
 };
+MODULE_ALIAS_CRYPTO("xts-aes-gpu");
 
-const struct gpu_aes_alg_desc gpu_aes_gcm_desc = {
+static const struct gpu_aes_alg_desc gpu_aes_gcm_desc = {
 	.name = "gcm",
-	.index = 3,
+	.cra_name = "gcm(aes)",
+	.driver = "gcm-aes-gpu",
 	.alg = GPU_AES_ALG_GCM,
 	.iv_bytes = GCM_AES_IV_SIZE,
+	.blocksize = 1,
+	.key_parts = 1,
+	.out_iv = GPU_AES_OUT_IV_KEEP,
 	.priority_above = 1,
-	.ring_stat = GPU_AES_STAT_RING_GCM_REQUESTS,
+	.aead = true,
 };
+MODULE_ALIAS_CRYPTO("gcm-aes-gpu");
 
 const struct gpu_aes_alg_desc *const gpu_aes_alg_descs[GPU_AES_NR_ALGS] = {
-	&gpu_aes_ecb_desc,
-	&gpu_aes_ctr_desc,
-	&gpu_aes_xts_desc,
-	&gpu_aes_gcm_desc,
+	[GPU_AES_ALG_ECB - 1] = &gpu_aes_ecb_desc,
+	[GPU_AES_ALG_CTR - 1] = &gpu_aes_ctr_desc,
+	[GPU_AES_ALG_XTS - 1] = &gpu_aes_xts_desc,
+	[GPU_AES_ALG_GCM - 1] = &gpu_aes_gcm_desc,
 };
+
+const struct gpu_aes_alg_desc *gpu_aes_alg_desc(unsigned int alg)
+{
+	return alg >= 1 && alg <= GPU_AES_NR_ALGS ? gpu_aes_alg_descs[alg - 1] :
+						    NULL;
+}

@@ -432,7 +432,7 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 					  struct gpu_aes_dispatch_pcpu *pc,
 					  struct gpu_aes_dispatch_in *in)
 {
-	unsigned int a = job->desc->index, c = gpu_aes_size_class(bytes);
+	unsigned int a = gpu_aes_alg_row(job->desc), c = gpu_aes_size_class(bytes);
 	struct gpu_aes_queue *q = gpu_aes_ring_queue(ring);
 	u32 submit, complete, depth;
 	enum gpu_aes_choice choice;
@@ -479,7 +479,7 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 static int gpu_aes_dispatch_cpu(struct gpu_aes_job *job, u64 bytes,
 				struct gpu_aes_dispatch_pcpu *pc, bool timed)
 {
-	unsigned int a = job->desc->index, c = gpu_aes_size_class(bytes);
+	unsigned int a = gpu_aes_alg_row(job->desc), c = gpu_aes_size_class(bytes);
 	u64 t0;
 	int err;
 
@@ -511,7 +511,7 @@ int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 {
 	/* A hint: the estimates tolerate a preemption in between. */
 	struct gpu_aes_dispatch_pcpu *pc = raw_cpu_ptr(&gpu_aes_dispatch_pcpu);
-	unsigned int a = job->desc->index, c = gpu_aes_size_class(bytes);
+	unsigned int a = gpu_aes_alg_row(job->desc), c = gpu_aes_size_class(bytes);
 	u32 n = ++pc->decisions;
 	bool timed = !(n % GPU_AES_SAMPLE_EVERY);
 	enum gpu_aes_fallback_reason why;
@@ -585,7 +585,7 @@ static void gpu_aes_dispatch_lone_completed(const struct gpu_aes_job *job,
 					    u64 ns)
 {
 	u64 bytes = (u64)job->len + job->aad_len;
-	u32 *mean = &gpu_aes_lone_ns[job->desc->index][gpu_aes_size_class(bytes)];
+	u32 *mean = &gpu_aes_lone_ns[gpu_aes_alg_row(job->desc)][gpu_aes_size_class(bytes)];
 
 	if (gpu_aes_dispatch_frozen())
 		return;
@@ -601,7 +601,7 @@ const struct gpu_aes_ring_observer gpu_aes_dispatch_observer = {
 void gpu_aes_dispatch_note_cpu_driver(const struct gpu_aes_alg_desc *desc,
 				      const char *driver)
 {
-	char *have = gpu_aes_cpu_driver[desc->index];
+	char *have = gpu_aes_cpu_driver[gpu_aes_alg_row(desc)];
 	unsigned long flags;
 
 	spin_lock_irqsave(&gpu_aes_cpu_driver_lock, flags);
@@ -618,10 +618,11 @@ ssize_t gpu_aes_dispatch_cpu_drivers_show(char *buf)
 
 	spin_lock_irqsave(&gpu_aes_cpu_driver_lock, flags);
 	for (a = 0; a < GPU_AES_NR_ALGS; a++)
-		len += sysfs_emit_at(buf, len, "%s %s\n",
-				     gpu_aes_alg_descs[a]->name,
-				     gpu_aes_cpu_driver[a][0] ?
-				     gpu_aes_cpu_driver[a] : "-");
+		if (gpu_aes_alg_descs[a])
+			len += sysfs_emit_at(buf, len, "%s %s\n",
+					     gpu_aes_alg_descs[a]->name,
+					     gpu_aes_cpu_driver[a][0] ?
+					     gpu_aes_cpu_driver[a] : "-");
 	spin_unlock_irqrestore(&gpu_aes_cpu_driver_lock, flags);
 	return len;
 }
@@ -671,7 +672,7 @@ ssize_t gpu_aes_dispatch_show(char *buf)
 	len = sysfs_emit(buf, "alg bytes cpu_ns_per_kib ring_ns_per_kib %s\n",
 			 "ring_lone_us auto auto_lone");
 	for (a = 0; a < GPU_AES_NR_ALGS; a++) {
-		for (c = 0; c < GPU_AES_NR_CLASSES; c++) {
+		for (c = 0; gpu_aes_alg_descs[a] && c < GPU_AES_NR_CLASSES; c++) {
 			struct gpu_aes_mean cm = {}, sm = {};
 			struct gpu_aes_dispatch_in in = {
 				.mode = GPU_AES_DISPATCH_AUTO,

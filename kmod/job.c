@@ -51,17 +51,38 @@ void gpu_aes_ctr_advance(u8 *iv, unsigned int len)
 	memcpy(iv + 8, &lo_be, 8);
 }
 
+void gpu_aes_out_iv(const struct gpu_aes_alg_desc *d, u8 dir, u8 *iv,
+		    unsigned int len, const u8 *in_last, const u8 *out_last)
+{
+	switch (d->out_iv) {
+	case GPU_AES_OUT_IV_CTR:
+		gpu_aes_ctr_advance(iv, len);
+		break;
+	case GPU_AES_OUT_IV_CHAIN:
+		memcpy(iv, dir == GPU_AES_DIR_DECRYPT ? in_last : out_last,
+		       AES_BLOCK_SIZE);
+		break;
+	}
+}
+
+/*
+ * A block-chaining decryption's output IV is its last input block, which
+ * an in-place request loses once the result is copied back: keep it.
+ */
 void gpu_aes_sk_copy_in(struct gpu_aes_job *job, u8 *slot)
 {
 	sg_pcopy_to_buffer(job->src, sg_nents(job->src), slot, job->len, 0);
+	if (job->desc->out_iv == GPU_AES_OUT_IV_CHAIN &&
+	    job->dir == GPU_AES_DIR_DECRYPT)
+		memcpy(job->chain_iv, slot + job->len - AES_BLOCK_SIZE,
+		       AES_BLOCK_SIZE);
 }
 
-/* XTS leaves the IV as it was, like the xts template. */
 void gpu_aes_sk_copy_out(struct gpu_aes_job *job, const u8 *slot)
 {
 	sg_pcopy_from_buffer(job->dst, sg_nents(job->dst), slot, job->len, 0);
-	if (job->desc->alg == GPU_AES_ALG_CTR)
-		gpu_aes_ctr_advance(job->iv, job->len);
+	gpu_aes_out_iv(job->desc, job->dir, job->iv, job->len, job->chain_iv,
+		       slot + job->len - AES_BLOCK_SIZE);
 }
 
 void gpu_aes_aead_copy_in(struct gpu_aes_job *job, u8 *slot)

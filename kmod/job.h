@@ -4,9 +4,10 @@
  * its request type's operations, and the job itself, embedded in the
  * skcipher and AEAD request contexts so nothing is allocated per request.
  *
- * Adding an algorithm: a descriptor here (alg.c), its counter in stats.h,
- * its registration in skcipher.c or aead.c, and its rules in the ABI
- * (docs/design.md, "Adding an algorithm").
+ * Adding an algorithm: its enum value and rules in uapi/gpu_aes.h, a
+ * descriptor in alg.c; registration, counters, routing, kring and the
+ * status files read the descriptor (docs/design.md, "Adding an
+ * algorithm").
  */
 #ifndef GPU_AES_JOB_H
 #define GPU_AES_JOB_H
@@ -21,36 +22,80 @@ struct gpu_aes_job;
 struct gpu_aes_tfm_key;
 struct scatterlist;
 
-/* Algorithms the module serves: gpu_aes_alg_desc.index runs below this. */
-#define GPU_AES_NR_ALGS	4
+/* Rows of per-algorithm tables: one per enum gpu_aes_alg value. */
+#define GPU_AES_NR_ALGS	GPU_AES_ALG_MAX
 
 /**
- * struct gpu_aes_alg_desc - what differs between the algorithms.
- * @name: short name, for sysfs ("ecb", "ctr", "xts", "gcm").
- * @index: 0 .. GPU_AES_NR_ALGS - 1, the row of per-algorithm tables
- *	(dispatch.c).
- * @alg: enum gpu_aes_alg, as posted in the sqe.
+ * enum gpu_aes_out_iv - what the request's IV holds once it completes
+ * (the crypto API's contract: a caller chains requests through it).
+ * @GPU_AES_OUT_IV_KEEP: as it was (ECB has none; XTS and GCM keep it).
+ * @GPU_AES_OUT_IV_CTR: the counter after the last block, a partial block
+ *	counting as one.
+ * @GPU_AES_OUT_IV_CHAIN: the last ciphertext block (block chaining): the
+ *	output's when encrypting, the input's when decrypting, taken before
+ *	an in-place decryption overwrites it.
+ */
+enum gpu_aes_out_iv {
+	GPU_AES_OUT_IV_KEEP,
+	GPU_AES_OUT_IV_CTR,
+	GPU_AES_OUT_IV_CHAIN,
+};
+
+/**
+ * struct gpu_aes_alg_desc - what differs between the algorithms; every
+ * layer reads it (registration, length checks, copies, counters,
+ * routing, kring, sysfs), so a mode is one row of alg.c.
+ * @name: short name, for sysfs and counters ("ecb", "ctr", ...).
+ * @cra_name: what consumers ask the crypto API for ("ecb(aes)").
+ * @driver: our driver's name ("ecb-aes-gpu").
+ * @alg: enum gpu_aes_alg, as posted in the sqe; per-algorithm tables
+ *	are indexed by @alg - 1 (gpu_aes_alg_row()).
  * @iv_bytes: bytes of the request's IV the sqe carries (0, 12 or 16).
+ * @blocksize: the crypto API's cra_blocksize: 16, or 1 for a stream mode.
+ * @chunksize: the skcipher's chunksize (CTR: 16), 0 for its blocksize.
+ * @key_parts: 1, or 2 for XTS's data and tweak keys (min/max keysize).
+ * @out_iv: enum gpu_aes_out_iv.
  * @priority_above: how far above the priority parameter it registers:
  *	1 for xts and gcm, so no template built over our own ecb or ctr
  *	(which takes the inner driver's priority) ties them.
- * @ring_stat: the per-algorithm ring request counter.
+ * @aead: an AEAD (aead.c registers it), else an skcipher.
  */
 struct gpu_aes_alg_desc {
 	const char *name;
-	u8 index;
+	const char *cra_name;
+	const char *driver;
 	u8 alg;
 	u8 iv_bytes;
+	u8 blocksize;
+	u8 chunksize;
+	u8 key_parts;
+	u8 out_iv;
 	u8 priority_above;
-	enum gpu_aes_stat ring_stat;
+	bool aead;
 };
 
-extern const struct gpu_aes_alg_desc gpu_aes_ecb_desc;
-extern const struct gpu_aes_alg_desc gpu_aes_ctr_desc;
-extern const struct gpu_aes_alg_desc gpu_aes_xts_desc;
-extern const struct gpu_aes_alg_desc gpu_aes_gcm_desc;
-/* Every descriptor, by index. */
+/* Every descriptor, by alg - 1; NULL where the module serves no mode. */
 extern const struct gpu_aes_alg_desc *const gpu_aes_alg_descs[GPU_AES_NR_ALGS];
+
+/* The row of per-algorithm tables that @d takes. */
+static inline unsigned int gpu_aes_alg_row(const struct gpu_aes_alg_desc *d)
+{
+	return d->alg - 1;
+}
+
+/**
+ * gpu_aes_alg_desc() - the descriptor of an algorithm.
+ * @alg: enum gpu_aes_alg.
+ *
+ * Return: it, or NULL if the module serves no such algorithm.
+ */
+const struct gpu_aes_alg_desc *gpu_aes_alg_desc(unsigned int alg);
+
+/* The per-algorithm ring request counter of @d. */
+static inline enum gpu_aes_stat gpu_aes_alg_ring_stat(const struct gpu_aes_alg_desc *d)
+{
+	return GPU_AES_STAT_RING_ALG + gpu_aes_alg_row(d);
+}
 
 /**
  * struct gpu_aes_job_ops - what differs between skcipher and AEAD requests.
@@ -93,6 +138,8 @@ struct gpu_aes_job_ops {
  * @queue: the queue it was reserved on.
  * @dir: enum gpu_aes_dir.
  * @auth_len: GCM: tag bytes; else 0.
+ * @chain_iv: block chaining, decrypting: the last input block, kept by
+ *	copy-in for the output IV (an in-place decryption overwrites it).
  * @may_backlog: the request has CRYPTO_TFM_REQ_MAY_BACKLOG.
  * @backlogged: answered -EBUSY and not yet told -EINPROGRESS.
  */
@@ -113,6 +160,7 @@ struct gpu_aes_job {
 	u16 queue;
 	u8 dir;
 	u8 auth_len;
+	u8 chain_iv[16];
 	bool may_backlog;
 	bool backlogged;
 };
@@ -164,5 +212,18 @@ void gpu_aes_aead_copy_out(struct gpu_aes_job *job, const u8 *slot);
  * @len: bytes processed; a partial last block counts as a block.
  */
 void gpu_aes_ctr_advance(u8 *iv, unsigned int len);
+
+/**
+ * gpu_aes_out_iv() - set a completed request's output IV.
+ * @d: its algorithm.
+ * @dir: enum gpu_aes_dir.
+ * @iv: the request's IV, updated in place.
+ * @len: text bytes.
+ * @in_last: the last input block (block chaining, decrypting), as read
+ *	before the request ran.
+ * @out_last: the last output block (block chaining, encrypting).
+ */
+void gpu_aes_out_iv(const struct gpu_aes_alg_desc *d, u8 dir, u8 *iv,
+		    unsigned int len, const u8 *in_last, const u8 *out_last);
 
 #endif /* GPU_AES_JOB_H */

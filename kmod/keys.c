@@ -31,35 +31,22 @@ void gpu_aes_key_init(struct gpu_aes_tfm_key *k)
 	k->slot = -1;
 }
 
-static int gpu_aes_key_store(struct gpu_aes_ring *ring,
-			     struct gpu_aes_tfm_key *k, const u8 *key,
-			     unsigned int len, bool xts)
+int gpu_aes_key_set(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
+		    u8 alg, const u8 *key, unsigned int len)
 {
-	if (!gpu_aes_key_len_valid(len))
+	u32 key_len, tweak_len;
+
+	if (!gpu_aes_alg_key_split(alg, len, &key_len, &tweak_len))
 		return -EINVAL;
 	/* key_lock keeps a concurrent slot write from copying a torn image. */
 	spin_lock_bh(&ring->key_lock);
 	memzero_explicit(&k->img, sizeof(k->img));
-	k->img.key_len = len;
-	k->img.tweak_len = xts ? len : 0;
-	memcpy(k->img.key, key, xts ? 2 * len : len);
+	k->img.key_len = key_len;
+	k->img.tweak_len = tweak_len;
+	memcpy(k->img.key, key, len);
 	k->dirty = true;
 	spin_unlock_bh(&ring->key_lock);
 	return 0;
-}
-
-int gpu_aes_key_set(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
-		    const u8 *key, unsigned int len)
-{
-	return gpu_aes_key_store(ring, k, key, len, false);
-}
-
-int gpu_aes_key_set_xts(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
-			const u8 *key, unsigned int len)
-{
-	if (len % 2)
-		return -EINVAL;
-	return gpu_aes_key_store(ring, k, key, len / 2, true);
 }
 
 /* Requests of every queue naming slot @s.  No queue lock: see the top. */

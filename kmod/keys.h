@@ -51,29 +51,18 @@ void gpu_aes_key_init(struct gpu_aes_tfm_key *k);
  * gpu_aes_key_set() - take a new key into @k.
  * @ring: the ring whose key_lock protects @k.
  * @k: the key state.
+ * @alg: the tfm's enum gpu_aes_alg: the key's shape is its
+ *	(gpu_aes_alg_key_split(): one AES key, or XTS's data key then tweak
+ *	key, halves of @len).
  * @key: raw key.
- * @len: 16, 24 or 32.
+ * @len: its bytes.
  *
  * The slot (if any) is rewritten on the next ring submission.
  *
- * Return: 0, or -EINVAL for a bad length.
+ * Return: 0, or -EINVAL for a length the mode does not take.
  */
 int gpu_aes_key_set(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
-		    const u8 *key, unsigned int len);
-
-/**
- * gpu_aes_key_set_xts() - take a new XTS key (data key, tweak key) into @k.
- * @ring: the ring whose key_lock protects @k.
- * @k: the key state.
- * @key: the data key followed by the tweak key.
- * @len: 32, 48 or 64 (xts_verify_key() already passed).
- *
- * The entry gets key_len = tweak_len = @len / 2 and both raw keys in key[].
- *
- * Return: 0, or -EINVAL for a bad length.
- */
-int gpu_aes_key_set_xts(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
-			const u8 *key, unsigned int len);
+		    u8 alg, const u8 *key, unsigned int len);
 
 /**
  * gpu_aes_key_prepare() - make sure @k is in the attached key table, and

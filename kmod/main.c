@@ -129,16 +129,7 @@ static void __exit gpu_aes_exit(void)
 module_init(gpu_aes_init);
 module_exit(gpu_aes_exit);
 
-MODULE_DESCRIPTION("AES (ecb, ctr, xts, gcm) offloaded to a userspace GPU helper");
+MODULE_DESCRIPTION("AES modes of the crypto API offloaded to a userspace GPU helper");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(GPU_AES_VERSION);
-/*
- * Driver names only.  Aliasing "ecb(aes)", "ctr(aes)", "xts(aes)" or
- * "gcm(aes)" would deadlock the load: the self-test's init_tfm looks up the
- * fallback by that name, which makes the crypto API request_module() this
- * very module while it is still initialising (seen with modprobe on 6.1).
- */
-MODULE_ALIAS_CRYPTO("ecb-aes-gpu");
-MODULE_ALIAS_CRYPTO("ctr-aes-gpu");
-MODULE_ALIAS_CRYPTO("xts-aes-gpu");
-MODULE_ALIAS_CRYPTO("gcm-aes-gpu");
+/* The crypto API's aliases are with each algorithm's descriptor (alg.c). */

@@ -366,7 +366,7 @@ static void gpu_aes_queue_post(struct gpu_aes_queue *q,
 		*wake = true;
 
 	gpu_aes_stat_inc(GPU_AES_STAT_RING_REQUESTS);
-	gpu_aes_stat_inc(job->desc->ring_stat);
+	gpu_aes_stat_inc(gpu_aes_alg_ring_stat(job->desc));
 	gpu_aes_stat_add(GPU_AES_STAT_RING_BYTES, t->len);
 	gpu_aes_queue_arm_timeout(q, t->deadline);
 }

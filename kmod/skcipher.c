@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * skcipher.c - ecb-aes-gpu, ctr-aes-gpu and xts-aes-gpu: the crypto API
- * side and the CPU fallback.
+ * skcipher.c - the skcipher algorithms of alg.c (ecb-aes-gpu, ctr-aes-gpu,
+ * xts-aes-gpu): the crypto API side and the CPU fallback, one registration
+ * per descriptor.
  *
  * Routing (kmod/README.md, "Routing of a request", gpu_aes_route() in
  * dispatch.c): a request the policy or a hard bound sends to the CPU runs
@@ -32,7 +33,7 @@ static struct gpu_aes_req_ctx *gpu_aes_job_rctx(struct gpu_aes_job *job)
 }
 
 /* Synchronous software tfm: no callback, never sleeps, any context. */
-static int gpu_aes_cpu_crypt(struct skcipher_request *req)
+static int gpu_aes_sk_fallback_crypt(struct skcipher_request *req)
 {
 	struct gpu_aes_tfm_ctx *ctx =
 		crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
@@ -50,7 +51,7 @@ static int gpu_aes_cpu_crypt(struct skcipher_request *req)
 
 static int gpu_aes_sk_cpu_crypt(struct gpu_aes_job *job)
 {
-	return gpu_aes_cpu_crypt(gpu_aes_job_rctx(job)->req);
+	return gpu_aes_sk_fallback_crypt(gpu_aes_job_rctx(job)->req);
 }
 
 static void gpu_aes_sk_complete(struct gpu_aes_job *job, int err)
@@ -71,12 +72,9 @@ static int gpu_aes_crypt(struct skcipher_request *req, u8 dir)
 		crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
 	struct gpu_aes_req_ctx *rctx = skcipher_request_ctx(req);
 	unsigned int len = req->cryptlen;
-	u8 alg = ctx->desc->alg;
 
-	if (alg == GPU_AES_ALG_ECB && !IS_ALIGNED(len, AES_BLOCK_SIZE))
-		return -EINVAL;
-	/* Ciphertext stealing needs one whole block to steal from. */
-	if (alg == GPU_AES_ALG_XTS && len < AES_BLOCK_SIZE)
+	/* The ABI's rule is the crypto API's: the helper checks it too. */
+	if (!gpu_aes_alg_len_valid(ctx->desc->alg, len))
 		return -EINVAL;
 	if (!len)
 		return 0;
@@ -102,7 +100,8 @@ static int gpu_aes_setkey(struct crypto_skcipher *tfm, const u8 *key,
 	struct gpu_aes_tfm_ctx *ctx = crypto_skcipher_ctx(tfm);
 	int ret;
 
-	if (ctx->desc->alg == GPU_AES_ALG_XTS) {
+	/* XTS's own checks: in FIPS mode, equal halves are refused. */
+	if (ctx->desc->key_parts == 2) {
 		ret = xts_verify_key(tfm, key, len);
 		if (ret)
 			return ret;
@@ -113,9 +112,8 @@ static int gpu_aes_setkey(struct crypto_skcipher *tfm, const u8 *key,
 	ret = crypto_skcipher_setkey(ctx->fallback, key, len);
 	if (ret)
 		return ret;
-	if (ctx->desc->alg == GPU_AES_ALG_XTS)
-		return gpu_aes_key_set_xts(&gpu_aes_ring, &ctx->key, key, len);
-	return gpu_aes_key_set(&gpu_aes_ring, &ctx->key, key, len);
+	return gpu_aes_key_set(&gpu_aes_ring, &ctx->key, ctx->desc->alg, key,
+			       len);
 }
 
 /* A registered skcipher and the descriptor of its algorithm. */
@@ -158,78 +156,59 @@ static void gpu_aes_exit_tfm(struct crypto_skcipher *tfm)
 	crypto_free_skcipher(ctx->fallback);
 }
 
-#define GPU_AES_SKCIPHER_COMMON					\
-	.base.cra_flags = GPU_AES_CRA_FLAGS,				\
-	.base.cra_ctxsize = sizeof(struct gpu_aes_tfm_ctx),		\
-	.base.cra_module = THIS_MODULE,					\
-	.setkey = gpu_aes_setkey,					\
-	.encrypt = gpu_aes_encrypt,					\
-	.decrypt = gpu_aes_decrypt,					\
-	.init = gpu_aes_init_tfm,					\
-	.exit = gpu_aes_exit_tfm
+/* One per skcipher descriptor (alg.c), filled in at registration. */
+static struct gpu_aes_skcipher gpu_aes_skciphers[GPU_AES_NR_ALGS];
+static unsigned int gpu_aes_nr_skciphers;
 
-static struct gpu_aes_skcipher gpu_aes_skciphers[] = {
-	{
-		.alg = {
-			GPU_AES_SKCIPHER_COMMON,
-			.base.cra_name = "ecb(aes)",
-			.base.cra_driver_name = "ecb-aes-gpu",
-			.base.cra_blocksize = AES_BLOCK_SIZE,
-			.min_keysize = AES_MIN_KEY_SIZE,
-			.max_keysize = AES_MAX_KEY_SIZE,
-		},
-		.desc = &gpu_aes_ecb_desc,
-	}, {
-		.alg = {
-			GPU_AES_SKCIPHER_COMMON,
-			.base.cra_name = "ctr(aes)",
-			.base.cra_driver_name = "ctr-aes-gpu",
-			.base.cra_blocksize = 1,
-			.min_keysize = AES_MIN_KEY_SIZE,
-			.max_keysize = AES_MAX_KEY_SIZE,
-			.ivsize = AES_BLOCK_SIZE,
-			.chunksize = AES_BLOCK_SIZE,
-		},
-		.desc = &gpu_aes_ctr_desc,
-	}, {
-		.alg = {
-			GPU_AES_SKCIPHER_COMMON,
-			.base.cra_name = "xts(aes)",
-			.base.cra_driver_name = "xts-aes-gpu",
-			.base.cra_blocksize = AES_BLOCK_SIZE,
-			.min_keysize = 2 * AES_MIN_KEY_SIZE,
-			.max_keysize = 2 * AES_MAX_KEY_SIZE,
-			.ivsize = AES_BLOCK_SIZE,
-		},
-		.desc = &gpu_aes_xts_desc,
-	},
-};
+static void gpu_aes_skcipher_fill(struct gpu_aes_skcipher *a,
+				  const struct gpu_aes_alg_desc *d)
+{
+	struct skcipher_alg *alg = &a->alg;
+
+	memset(a, 0, sizeof(*a));
+	a->desc = d;
+	strscpy(alg->base.cra_name, d->cra_name, CRYPTO_MAX_ALG_NAME);
+	strscpy(alg->base.cra_driver_name, d->driver, CRYPTO_MAX_ALG_NAME);
+	alg->base.cra_priority = gpu_aes_priority + d->priority_above;
+	alg->base.cra_flags = GPU_AES_CRA_FLAGS;
+	alg->base.cra_blocksize = d->blocksize;
+	alg->base.cra_ctxsize = sizeof(struct gpu_aes_tfm_ctx);
+	alg->base.cra_module = THIS_MODULE;
+	alg->min_keysize = d->key_parts * AES_MIN_KEY_SIZE;
+	alg->max_keysize = d->key_parts * AES_MAX_KEY_SIZE;
+	alg->ivsize = d->iv_bytes;
+	alg->chunksize = d->chunksize;
+	alg->setkey = gpu_aes_setkey;
+	alg->encrypt = gpu_aes_encrypt;
+	alg->decrypt = gpu_aes_decrypt;
+	alg->init = gpu_aes_init_tfm;
+	alg->exit = gpu_aes_exit_tfm;
+}
 
 int gpu_aes_skcipher_register(void)
 {
-	struct gpu_aes_skcipher *a;
+	const struct gpu_aes_alg_desc *d;
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(gpu_aes_skciphers); i++) {
-		a = &gpu_aes_skciphers[i];
-		a->alg.base.cra_priority = gpu_aes_priority +
-					   a->desc->priority_above;
-		ret = crypto_register_skcipher(&a->alg);
+	for (i = 0; i < GPU_AES_NR_ALGS; i++) {
+		d = gpu_aes_alg_descs[i];
+		if (!d || d->aead)
+			continue;
+		gpu_aes_skcipher_fill(&gpu_aes_skciphers[gpu_aes_nr_skciphers], d);
+		ret = crypto_register_skcipher(&gpu_aes_skciphers[gpu_aes_nr_skciphers].alg);
 		if (ret)
 			goto err;
+		gpu_aes_nr_skciphers++;
 	}
 	return 0;
 err:
-	while (i--)
-		crypto_unregister_skcipher(&gpu_aes_skciphers[i].alg);
+	gpu_aes_skcipher_unregister();
 	return ret;
 }
 
 void gpu_aes_skcipher_unregister(void)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(gpu_aes_skciphers); i++)
-		crypto_unregister_skcipher(&gpu_aes_skciphers[i].alg);
+	while (gpu_aes_nr_skciphers)
+		crypto_unregister_skcipher(&gpu_aes_skciphers[--gpu_aes_nr_skciphers].alg);
 }

@@ -8,11 +8,12 @@
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 
+#include "job.h"
 #include "stats.h"
 
 DEFINE_PER_CPU(struct gpu_aes_pcpu_stats, gpu_aes_pcpu_stats);
 
-const char *const gpu_aes_stat_names[GPU_AES_NR_STATS] = {
+const char *gpu_aes_stat_names[GPU_AES_NR_STATS] = {
 	[GPU_AES_STAT_RING_REQUESTS] = "ring_requests",
 	[GPU_AES_STAT_RING_BYTES] = "ring_bytes",
 	[GPU_AES_STAT_FALLBACK_REQUESTS] = "fallback_requests",
@@ -29,10 +30,6 @@ const char *const gpu_aes_stat_names[GPU_AES_NR_STATS] = {
 	[GPU_AES_STAT_HELPER_ERRORS] = "helper_errors",
 	[GPU_AES_STAT_HELPER_ATTACHES] = "helper_attaches",
 	[GPU_AES_STAT_RECOMPUTED] = "recomputed",
-	[GPU_AES_STAT_RING_ECB_REQUESTS] = "ring_ecb_requests",
-	[GPU_AES_STAT_RING_CTR_REQUESTS] = "ring_ctr_requests",
-	[GPU_AES_STAT_RING_XTS_REQUESTS] = "ring_xts_requests",
-	[GPU_AES_STAT_RING_GCM_REQUESTS] = "ring_gcm_requests",
 	[GPU_AES_STAT_AUTH_FAILURES] = "auth_failures",
 	[GPU_AES_STAT_FALLBACK_NO_BACKLOG] = "fallback_no_backlog",
 	[GPU_AES_STAT_FALLBACK_NO_KEY] = "fallback_no_key",
@@ -48,6 +45,25 @@ const char *const gpu_aes_stat_names[GPU_AES_NR_STATS] = {
 	[GPU_AES_STAT_POLICY_RING_FORCED] = "policy_ring_forced",
 	[GPU_AES_STAT_POLICY_RING_EXPLORE] = "policy_ring_explore",
 };
+
+static char gpu_aes_ring_alg_names[GPU_AES_NR_ALGS][32];
+
+void gpu_aes_stats_init(void)
+{
+	const struct gpu_aes_alg_desc *d;
+	unsigned int i;
+
+	for (i = 0; i < GPU_AES_NR_ALGS; i++) {
+		d = gpu_aes_alg_descs[i];
+		if (!d)
+			continue;
+		snprintf(gpu_aes_ring_alg_names[i],
+			 sizeof(gpu_aes_ring_alg_names[i]), "ring_%s_requests",
+			 d->name);
+		gpu_aes_stat_names[gpu_aes_alg_ring_stat(d)] =
+			gpu_aes_ring_alg_names[i];
+	}
+}
 
 s64 gpu_aes_stat_read(enum gpu_aes_stat s)
 {

@@ -38,10 +38,11 @@
  * @GPU_AES_STAT_HELPER_ATTACHES: successful attachments of a region.
  * @GPU_AES_STAT_RECOMPUTED: ring or backlog requests replayed on the CPU
  *	(timeouts, helper errors, helper exit).
- * @GPU_AES_STAT_RING_ECB_REQUESTS: ecb(aes) requests posted to the ring.
- * @GPU_AES_STAT_RING_CTR_REQUESTS: ctr(aes) requests posted to the ring.
- * @GPU_AES_STAT_RING_XTS_REQUESTS: xts(aes) requests posted to the ring.
- * @GPU_AES_STAT_RING_GCM_REQUESTS: gcm(aes) requests posted to the ring.
+ * @GPU_AES_STAT_RING_ALG: ring_<alg>_requests, requests of one algorithm
+ *	posted to the ring, one counter per enum gpu_aes_alg value from
+ *	here (gpu_aes_alg_ring_stat(), job.h); named from the algorithms'
+ *	descriptors by gpu_aes_stats_init().
+ * @GPU_AES_STAT_RING_ALG_LAST: the last of them.
  * @GPU_AES_STAT_AUTH_FAILURES: GCM decryptions that went to the ring (or
  *	its backlog) and completed with -EBADMSG, whether the helper or the
  *	CPU replay found the tag wrong.
@@ -89,10 +90,8 @@ enum gpu_aes_stat {
 	GPU_AES_STAT_HELPER_ATTACHES,
 	GPU_AES_STAT_RECOMPUTED,
 	/* One per algorithm: gpu_aes_alg_desc.ring_stat (job.h). */
-	GPU_AES_STAT_RING_ECB_REQUESTS,
-	GPU_AES_STAT_RING_CTR_REQUESTS,
-	GPU_AES_STAT_RING_XTS_REQUESTS,
-	GPU_AES_STAT_RING_GCM_REQUESTS,
+	GPU_AES_STAT_RING_ALG,
+	GPU_AES_STAT_RING_ALG_LAST = GPU_AES_STAT_RING_ALG + GPU_AES_ALG_MAX - 1,
 	GPU_AES_STAT_AUTH_FAILURES,
 	GPU_AES_STAT_FALLBACK_NO_BACKLOG,
 	GPU_AES_STAT_FALLBACK_NO_KEY,
@@ -148,8 +147,14 @@ struct gpu_aes_pcpu_stats {
 
 DECLARE_PER_CPU(struct gpu_aes_pcpu_stats, gpu_aes_pcpu_stats);
 
-/* Each counter's name: its sysfs file, and what kring/ reports. */
-extern const char *const gpu_aes_stat_names[GPU_AES_NR_STATS];
+/*
+ * Each counter's name: its sysfs file, and what kring/ reports.  NULL for
+ * a ring_<alg>_requests counter of an algorithm the module does not serve.
+ */
+extern const char *gpu_aes_stat_names[GPU_AES_NR_STATS];
+
+/* Names the per-algorithm counters; before anything reads the names. */
+void gpu_aes_stats_init(void);
 
 /*
  * The "stats" attribute group, for miscdevice.groups (stats_sysfs.c): one

@@ -25,21 +25,28 @@ static ssize_t gpu_aes_stat_show(struct device *dev,
 	return sysfs_emit(buf, "%lld\n", gpu_aes_stat_read(sa->idx));
 }
 
-/* Before the device registers: the group is read then. */
+/*
+ * Before the device registers: the group is read then.  A counter without
+ * a name (an algorithm the module does not serve) gets no file.
+ */
 void gpu_aes_stats_sysfs_init(void)
 {
 	struct gpu_aes_stat_attr *sa;
-	int i;
+	int i, n = 0;
 
+	gpu_aes_stats_init();
 	for (i = 0; i < GPU_AES_NR_STATS; i++) {
-		sa = &gpu_aes_stat_attrs[i];
+		if (!gpu_aes_stat_names[i])
+			continue;
+		sa = &gpu_aes_stat_attrs[n];
 		sysfs_attr_init(&sa->attr.attr);
 		sa->attr.attr.name = gpu_aes_stat_names[i];
 		sa->attr.attr.mode = 0444;
 		sa->attr.show = gpu_aes_stat_show;
 		sa->idx = i;
-		gpu_aes_stat_attr_ptrs[i] = &sa->attr.attr;
+		gpu_aes_stat_attr_ptrs[n++] = &sa->attr.attr;
 	}
+	gpu_aes_stat_attr_ptrs[n] = NULL;
 }
 
 const struct attribute_group gpu_aes_stats_group = {

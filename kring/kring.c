@@ -82,7 +82,7 @@ static struct gpu_aes_cpu_key *kring_cpu_key(struct kring_tfm *t)
 static int kring_cpu_crypt(struct kring_req *r)
 {
 	struct kring_tfm *t = r->tfm;
-	bool gcm = t->desc->alg == GPU_AES_ALG_GCM;
+	bool gcm = t->desc->aead;
 	struct gpu_aes_cpu_key *k = kring_cpu_key(t);
 	uint8_t iv[16] = { 0 };
 	struct gpu_aes_cpu_op op = {
@@ -100,17 +100,24 @@ static int kring_cpu_crypt(struct kring_req *r)
 	};
 	int32_t status;
 
+	uint8_t in_last[16] = { 0 };
+
 	if (!k)
 		return -ENOMEM;
 	if (t->desc->iv_bytes)
 		memcpy(iv, r->iv, t->desc->iv_bytes);
+	/* Block chaining: the last input block, before an in-place run. */
+	if (r->len >= sizeof(in_last))
+		memcpy(in_last, op.in + r->len - sizeof(in_last),
+		       sizeof(in_last));
 	status = gpu_aes_cpu_crypt(k, &op);
 	if (status == GPU_AES_STATUS_EBADMSG)
 		return -EBADMSG;
 	if (status)
 		return -EIO;
-	if (t->desc->alg == GPU_AES_ALG_CTR)
-		gpu_aes_ctr_advance(r->iv, r->len);
+	/* What the kernel's fallback tfm leaves in req->iv. */
+	gpu_aes_out_iv(t->desc, r->dir, r->iv, r->len, in_last,
+		       op.out + r->len - (r->len >= 16 ? 16 : r->len));
 	return 0;
 }
 
@@ -146,6 +153,7 @@ int kring_init(void)
 
 	if (err)
 		return err;
+	gpu_aes_stats_init();
 	return gpu_aes_ring_init(&gpu_aes_ring, &gpu_aes_dispatch_observer);
 }
 
@@ -216,30 +224,15 @@ int64_t kring_stat(const char *name)
 	unsigned int i;
 
 	for (i = 0; i < GPU_AES_NR_STATS; i++)
-		if (!strcmp(name, gpu_aes_stat_names[i]))
+		if (gpu_aes_stat_names[i] && !strcmp(name, gpu_aes_stat_names[i]))
 			return gpu_aes_stat_read(i);
 	return -1;
-}
-
-static const struct gpu_aes_alg_desc *kring_desc(enum gpu_aes_alg alg)
-{
-	switch (alg) {
-	case GPU_AES_ALG_ECB:
-		return &gpu_aes_ecb_desc;
-	case GPU_AES_ALG_CTR:
-		return &gpu_aes_ctr_desc;
-	case GPU_AES_ALG_XTS:
-		return &gpu_aes_xts_desc;
-	case GPU_AES_ALG_GCM:
-		return &gpu_aes_gcm_desc;
-	}
-	return NULL;
 }
 
 int kring_tfm_new(enum gpu_aes_alg alg, const uint8_t *key,
 		  unsigned int key_len, struct kring_tfm **out)
 {
-	const struct gpu_aes_alg_desc *desc = kring_desc(alg);
+	const struct gpu_aes_alg_desc *desc = gpu_aes_alg_desc(alg);
 	struct kring_tfm *t;
 	int err;
 
@@ -263,15 +256,14 @@ int kring_tfm_new(enum gpu_aes_alg alg, const uint8_t *key,
 int kring_tfm_setkey(struct kring_tfm *t, const uint8_t *key,
 		     unsigned int key_len)
 {
-	bool xts = t->desc->alg == GPU_AES_ALG_XTS;
 	int err, cpu;
 
-	err = xts ? gpu_aes_key_set_xts(&gpu_aes_ring, &t->key, key, key_len) :
-		    gpu_aes_key_set(&gpu_aes_ring, &t->key, key, key_len);
+	err = gpu_aes_key_set(&gpu_aes_ring, &t->key, t->desc->alg, key,
+			      key_len);
 	if (err)
 		return err;
-	t->key_len = xts ? key_len / 2 : key_len;
-	t->tweak_len = xts ? key_len / 2 : 0;
+	gpu_aes_alg_key_split(t->desc->alg, key_len, &t->key_len,
+			      &t->tweak_len);
 	memzero_explicit(t->raw, sizeof(t->raw));
 	memcpy(t->raw, key, key_len);
 	for (cpu = 0; cpu < KSHIM_NR_CPUS; cpu++)
@@ -283,8 +275,7 @@ int kring_tfm_setkey(struct kring_tfm *t, const uint8_t *key,
 
 int kring_tfm_set_authsize(struct kring_tfm *t, unsigned int authsize)
 {
-	if (t->desc->alg != GPU_AES_ALG_GCM ||
-	    !gpu_aes_gcm_auth_len_valid(authsize))
+	if (!t->desc->aead || !gpu_aes_gcm_auth_len_valid(authsize))
 		return -EINVAL;
 	t->authsize = authsize;
 	return 0;
@@ -331,7 +322,7 @@ void kring_req_set(struct kring_req *r, enum gpu_aes_dir dir,
 		   uint32_t aad_len, uint8_t *iv, uint32_t flags,
 		   void (*done)(void *arg, int err), void *arg)
 {
-	bool gcm = r->tfm->desc->alg == GPU_AES_ALG_GCM;
+	bool gcm = r->tfm->desc->aead;
 	uint32_t tag = gcm ? r->tfm->authsize : 0;
 
 	r->auth_len = tag;
@@ -360,18 +351,14 @@ int kring_submit(struct kring_req *r)
 	const struct gpu_aes_alg_desc *desc = t->desc;
 	u64 bytes = (u64)r->len + r->aad_len;
 
-	if (desc->alg == GPU_AES_ALG_ECB && r->len % AES_BLOCK_SIZE)
+	if (!gpu_aes_alg_len_valid(desc->alg, r->len))
 		return -EINVAL;
-	if (desc->alg == GPU_AES_ALG_XTS && r->len < AES_BLOCK_SIZE)
-		return -EINVAL;
-	if (!r->len && desc->alg != GPU_AES_ALG_GCM)
+	if (!r->len && !desc->aead)
 		return 0;
-	gpu_aes_job_init(&r->job,
-			 desc->alg == GPU_AES_ALG_GCM ? &kring_aead_ops :
-							&kring_sk_ops,
+	gpu_aes_job_init(&r->job, desc->aead ? &kring_aead_ops : &kring_sk_ops,
 			 desc, &t->key, &r->src_sg, &r->dst_sg, r->iv, r->len,
 			 r->flags, r->dir);
-	if (desc->alg == GPU_AES_ALG_GCM) {
+	if (desc->aead) {
 		r->job.aad_len = r->aad_len;
 		r->job.auth_len = r->auth_len;
 	}

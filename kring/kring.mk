@@ -21,12 +21,12 @@ KRING_KMOD := ring keys job alg stats dispatch
 KRING_STUBS := linux/atomic.h linux/bitmap.h linux/bitops.h \
 	linux/bottom_half.h linux/cache.h linux/cpumask.h linux/crypto.h \
 	linux/jiffies.h linux/kernel.h linux/list.h linux/lockdep.h \
-	linux/math64.h linux/mm.h linux/mutex.h linux/percpu.h \
+	linux/math64.h linux/mm.h linux/module.h linux/mutex.h linux/percpu.h \
 	linux/scatterlist.h linux/sched.h linux/slab.h linux/smp.h \
 	linux/spinlock.h \
 	linux/string.h linux/sysfs.h linux/wait.h linux/workqueue.h \
 	linux/sizes.h linux/tick.h linux/timekeeping.h \
-	crypto/aes.h crypto/gcm.h
+	crypto/aes.h crypto/algapi.h crypto/gcm.h
 
 # The kernel's W=1 warning set, as far as it applies to this code.
 KRING_KCFLAGS := -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \

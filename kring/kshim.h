@@ -35,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
 
@@ -499,6 +500,8 @@ size_t sg_pcopy_from_buffer(struct scatterlist *sgl, unsigned int nents,
 #define AES_MAX_KEY_SIZE		32
 #define GCM_AES_IV_SIZE			12
 #define CRYPTO_MAX_ALG_NAME		128
+/* linux/module.h: nothing to load here. */
+#define MODULE_ALIAS_CRYPTO(name)
 #define CRYPTO_TFM_REQ_MAY_SLEEP	0x00000200
 #define CRYPTO_TFM_REQ_MAY_BACKLOG	0x00000400
 

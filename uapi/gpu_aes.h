@@ -69,6 +69,9 @@ enum gpu_aes_alg {
 	GPU_AES_ALG_GCM = 4,	/* SP 800-38D, 96-bit IV */
 };
 
+/* The largest enum gpu_aes_alg value: tables indexed by alg - 1. */
+#define GPU_AES_ALG_MAX		4
+
 enum gpu_aes_dir {
 	GPU_AES_DIR_ENCRYPT = 0,
 	GPU_AES_DIR_DECRYPT = 1,
@@ -343,6 +346,53 @@ static inline GPU_AES_RULE_ATTRS int gpu_aes_key_len_valid(__u32 len)
 	return len == 16 || len == 24 || len == 32;
 }
 
+/*
+ * A key as a mode takes it, @len bytes in all: one AES key, or for XTS a
+ * data key then a tweak key of the same length.  Sets the key table
+ * entry's key_len and tweak_len and returns 1, or returns 0.
+ */
+static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_key_split(__u8 alg, __u32 len,
+							   __u32 *key_len,
+							   __u32 *tweak_len)
+{
+	__u32 one = alg == GPU_AES_ALG_XTS ? len / 2 : len;
+
+	if (!gpu_aes_key_len_valid(one) ||
+	    (alg == GPU_AES_ALG_XTS && len != 2 * one))
+		return 0;
+	*key_len = one;
+	*tweak_len = alg == GPU_AES_ALG_XTS ? one : 0;
+	return 1;
+}
+
+/* A key table entry's shape is one its sqe's mode takes. */
+static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_key_valid(__u8 alg,
+							   __u32 key_len,
+							   __u32 tweak_len)
+{
+	return gpu_aes_key_len_valid(key_len) &&
+	       tweak_len == (alg == GPU_AES_ALG_XTS ? key_len : 0);
+}
+
+/*
+ * Text lengths a mode takes: ECB whole blocks, XTS one block at least
+ * (ciphertext stealing needs one to steal from), CTR and GCM any.
+ */
+static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_len_valid(__u8 alg, __u32 len)
+{
+	switch (alg) {
+	case GPU_AES_ALG_ECB:
+		return len % 16 == 0;
+	case GPU_AES_ALG_XTS:
+		return len >= 16;
+	case GPU_AES_ALG_CTR:
+	case GPU_AES_ALG_GCM:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* A tag length crypto_gcm_check_authsize() takes. */
 static inline GPU_AES_RULE_ATTRS int gpu_aes_gcm_auth_len_valid(__u32 len)
 {
@@ -375,21 +425,13 @@ static inline GPU_AES_RULE_ATTRS __u64 gpu_aes_sqe_span(__u8 alg, __u32 len, __u
  */
 static inline GPU_AES_RULE_ATTRS int gpu_aes_sqe_alg_fields_valid(const struct gpu_aes_sqe *s)
 {
-	switch (s->alg) {
-	case GPU_AES_ALG_ECB:
-		return s->len % 16 == 0 && !s->aad_len && !s->auth_len;
-	case GPU_AES_ALG_CTR:
-		return !s->aad_len && !s->auth_len;
-	case GPU_AES_ALG_XTS:
-		/* Ciphertext stealing needs one whole block to steal from. */
-		return s->len >= 16 && !s->aad_len && !s->auth_len;
-	case GPU_AES_ALG_GCM:
+	if (!gpu_aes_alg_len_valid(s->alg, s->len))
+		return 0;
+	if (s->alg == GPU_AES_ALG_GCM)
 		/* A 96-bit IV only: J0 = IV || 0^31 || 1. */
 		return gpu_aes_gcm_auth_len_valid(s->auth_len) &&
 		       !s->iv[12] && !s->iv[13] && !s->iv[14] && !s->iv[15];
-	default:
-		return 0;
-	}
+	return !s->aad_len && !s->auth_len;
 }
 
 #ifdef __KERNEL__

@@ -30,7 +30,7 @@
 
 #define NR	FAKE_HELPER_ENTRIES
 #define DELTA(x)	gt_stats_delta(&s, GPU_AES_STAT_##x)
-#define CTR	1	/* gpu_aes_ctr_desc.index */
+#define CTR	(GPU_AES_ALG_CTR - 1)	/* its row of the per-algorithm tables */
 #define C4K	2	/* gpu_aes_size_class(4096) */
 
 static void gt_dispatch_thaw(void *data)

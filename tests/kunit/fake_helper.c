@@ -31,10 +31,8 @@ static int fake_helper_key(struct fake_helper *h, const struct gpu_aes_sqe *sqe,
 	if (sqe->key_slot >= h->setup.nr_keys)
 		return -EINVAL;
 	k = &h->keys[sqe->key_slot];
-	if (k->gen != sqe->key_gen || !gpu_aes_key_len_valid(k->key_len) ||
-	    k->reserved)
-		return -EINVAL;
-	if (k->tweak_len != (xts ? k->key_len : 0))
+	if (k->gen != sqe->key_gen || k->reserved ||
+	    !gpu_aes_alg_key_valid(sqe->alg, k->key_len, k->tweak_len))
 		return -EINVAL;
 	klen = k->key_len + k->tweak_len;
 	if (memchr_inv(k->key + klen, 0, sizeof(k->key) - klen) ||

@@ -58,18 +58,18 @@ struct gt_tmpl {
 };
 
 static const struct gt_tmpl gt_tmpls[] = {
-	{ "ccm(aes)", "ctr-aes-gpu", GPU_AES_STAT_RING_CTR_REQUESTS,
+	{ "ccm(aes)", "ctr-aes-gpu", GT_RING_STAT(GPU_AES_ALG_CTR),
 	  "ccm_base(ctr(aes-generic),cbcmac(aes-generic))",
 	  true, 16, 16, 3, 20, 8, 1000 },
-	{ "rfc4309(ccm(aes))", "ctr-aes-gpu", GPU_AES_STAT_RING_CTR_REQUESTS,
+	{ "rfc4309(ccm(aes))", "ctr-aes-gpu", GT_RING_STAT(GPU_AES_ALG_CTR),
 	  "rfc4309(ccm_base(ctr(aes-generic),cbcmac(aes-generic)))",
 	  true, 19, 8, -1, 16, 16, 777 },
-	{ "rfc4543(gcm(aes))", "gcm-aes-gpu", GPU_AES_STAT_RING_GCM_REQUESTS,
+	{ "rfc4543(gcm(aes))", "gcm-aes-gpu", GT_RING_STAT(GPU_AES_ALG_GCM),
 	  "rfc4543(gcm_base(ctr(aes-generic),ghash-generic))",
 	  true, 20, 8, -1, 20, 16, 600 },
-	{ "rfc3686(ctr(aes))", "ctr-aes-gpu", GPU_AES_STAT_RING_CTR_REQUESTS,
+	{ "rfc3686(ctr(aes))", "ctr-aes-gpu", GT_RING_STAT(GPU_AES_ALG_CTR),
 	  "rfc3686(ctr(aes-generic))", false, 20, 8, -1, 0, 0, 1001 },
-	{ "lrw(aes)", "ecb-aes-gpu", GPU_AES_STAT_RING_ECB_REQUESTS,
+	{ "lrw(aes)", "ecb-aes-gpu", GT_RING_STAT(GPU_AES_ALG_ECB),
 	  "lrw(ecb(aes-generic))", false, 32, 16, -1, 0, 0, 1024 },
 };
 

@@ -28,6 +28,9 @@
 /* The seq of a tag's @uses-th use on queue @q (ring.h: struct gpu_aes_tag). */
 #define GT_SEQ(uses, q)	((uses) << 8 | (q))
 
+/* The ring_<alg>_requests counter of an enum gpu_aes_alg. */
+#define GT_RING_STAT(alg)	(GPU_AES_STAT_RING_ALG + (alg) - 1)
+
 /* The queue a single-queue fake helper attaches (and UML's one CPU uses). */
 #define GT_Q0	(&gpu_aes_ring.queues[0])
 

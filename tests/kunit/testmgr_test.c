@@ -93,29 +93,29 @@ static void gpu_aes_testmgr_through_ring(struct kunit *test)
 	/* It really was the ring, and the ring never needed the CPU. */
 	kunit_info(test, "testmgr sent %lld requests (ecb %lld, ctr %lld, xts %lld, gcm %lld), %lld bytes to the ring, %lld auth failures\n",
 		   gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS),
-		   gt_stats_delta(&s, GPU_AES_STAT_RING_ECB_REQUESTS),
-		   gt_stats_delta(&s, GPU_AES_STAT_RING_CTR_REQUESTS),
-		   gt_stats_delta(&s, GPU_AES_STAT_RING_XTS_REQUESTS),
-		   gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS),
+		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_ECB)),
+		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_CTR)),
+		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_XTS)),
+		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_GCM)),
 		   gt_stats_delta(&s, GPU_AES_STAT_RING_BYTES),
 		   gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES));
 	KUNIT_EXPECT_GT(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS),
 			1000);
 	KUNIT_EXPECT_GT(test,
-			gt_stats_delta(&s, GPU_AES_STAT_RING_XTS_REQUESTS),
+			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_XTS)),
 			300);
 	KUNIT_EXPECT_GT(test,
-			gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS),
+			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_GCM)),
 			300);
 	/* testmgr's inauthentic inputs: the helper's verdict, not the CPU's. */
 	KUNIT_EXPECT_GT(test, gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES),
 			atomic_read(&h->auth_fails));
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS),
-			gt_stats_delta(&s, GPU_AES_STAT_RING_ECB_REQUESTS) +
-			gt_stats_delta(&s, GPU_AES_STAT_RING_CTR_REQUESTS) +
-			gt_stats_delta(&s, GPU_AES_STAT_RING_XTS_REQUESTS) +
-			gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS));
+			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_ECB)) +
+			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_CTR)) +
+			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_XTS)) +
+			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_GCM)));
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_HELPER_ERRORS), 0);

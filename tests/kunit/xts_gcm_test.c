@@ -137,13 +137,13 @@ static void gpu_aes_xts_through_ring(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS), n);
 	KUNIT_EXPECT_EQ(test,
-			gt_stats_delta(&s, GPU_AES_STAT_RING_XTS_REQUESTS), n);
+			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_XTS)), n);
 	KUNIT_EXPECT_EQ(test,
-			gt_stats_delta(&s, GPU_AES_STAT_RING_ECB_REQUESTS), 0);
+			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_ECB)), 0);
 	KUNIT_EXPECT_EQ(test,
-			gt_stats_delta(&s, GPU_AES_STAT_RING_CTR_REQUESTS), 0);
+			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_CTR)), 0);
 	KUNIT_EXPECT_EQ(test,
-			gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS), 0);
+			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_GCM)), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
 }
 
@@ -425,9 +425,9 @@ static void gpu_aes_gcm_through_ring(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS), n);
 	KUNIT_EXPECT_EQ(test,
-			gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS), n);
+			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_GCM)), n);
 	KUNIT_EXPECT_EQ(test,
-			gt_stats_delta(&s, GPU_AES_STAT_RING_XTS_REQUESTS), 0);
+			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_XTS)), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_SMALL),
 			1);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES),
@@ -532,13 +532,13 @@ static void gpu_aes_ebadmsg_elsewhere_rejected(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 4);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES),
 			0);
-	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_ECB_REQUESTS),
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_ECB)),
 			1);
-	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_CTR_REQUESTS),
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_CTR)),
 			1);
-	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_XTS_REQUESTS),
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_XTS)),
 			1);
-	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS),
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_GCM)),
 			1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
 }
@@ -647,7 +647,7 @@ static void gpu_aes_gcm_detach(struct kunit *test)
 			NR + 2);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES),
 			(NR + 2) / 4);
-	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS),
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_GCM)),
 			NR);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 0);
 }
@@ -691,7 +691,7 @@ static void gpu_aes_gcm_backlog(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 2);
 	for (i = 0; i < 2; i++)
 		gt_areq_expect(test, b[i], 0);
-	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_GCM_REQUESTS),
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_GCM)),
 			NR + 2);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 0);

@@ -719,8 +719,7 @@ static int32_t serve_one(struct region *r, uint32_t q,
 	gen = __atomic_load_n(&k->gen, __ATOMIC_ACQUIRE);
 	klen = k->key_len;
 	tlen = k->tweak_len;
-	if (!gpu_aes_key_len_valid(klen) ||
-	    tlen != (s->alg == GPU_AES_ALG_XTS ? klen : 0))
+	if (!gpu_aes_alg_key_valid(s->alg, klen, tlen))
 		return GPU_AES_STATUS_EINVAL;
 	/* XTS: key[] holds the data key, then the tweak key. */
 	memcpy(key, k->key, klen + tlen);
