@@ -102,6 +102,8 @@ struct calg {
 	char internal[8];
 	int priority;
 	int refcnt;
+	int ivsize;		/* bytes */
+	int max_keysize;	/* bytes; skciphers only, else 0 */
 };
 
 /* The helper's status file. */
@@ -129,6 +131,12 @@ struct state {
 	struct kvlist queues;	/* /sys/class/misc/gpu_aes/queues: lists */
 	struct calg *algs;	/* /proc/crypto */
 	size_t nalgs;
+	/*
+	 * The module's algorithms in its own order, their short names
+	 * ("ecb", ...): the first column of dispatch/cpu_drivers.
+	 */
+	char order[16][16];
+	size_t norder;
 	double uptime;		/* /proc/uptime: CLOCK_BOOTTIME seconds */
 	double now;		/* CLOCK_REALTIME seconds */
 	struct helper_file hf;

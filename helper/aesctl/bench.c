@@ -181,23 +181,32 @@ static void path_counts(const struct ctl *c, struct kvlist *l)
 	state_read_counters(c, l, NULL, NULL);
 }
 
-/* The algorithms, in the order of the table. */
-static const struct {
-	const char *name;
+/*
+ * What AF_ALG needs of one of the module's algorithms, as /proc/crypto
+ * describes our driver of it: the largest key it takes (an AEAD's is not
+ * listed: AES-256's) and its IV.
+ */
+struct bench_alg {
+	const char *name;	/* "ecb(aes)" */
 	int aead;
 	unsigned int keylen, ivlen;
-} algs[] = {
-	{ "ecb(aes)", 0, 32, 0 },
-	{ "ctr(aes)", 0, 32, 16 },
-	{ "xts(aes)", 0, 64, 16 },
-	{ "gcm(aes)", 1, 32, 12 },
 };
 
-static void measure(const struct ctl *c, const char *driver, int a,
-		    size_t size, double secs, uint8_t *in, uint8_t *out,
-		    struct result *r, int ours)
+static struct bench_alg bench_alg_of(const struct calg *ours)
 {
-	int aead = algs[a].aead;
+	struct bench_alg a = { ours->name, !strcmp(ours->type, "aead"), 32,
+			       (unsigned int)ours->ivsize };
+
+	if (!a.aead && ours->max_keysize > 0 && ours->max_keysize <= 64)
+		a.keylen = (unsigned int)ours->max_keysize;
+	return a;
+}
+
+static void measure(const struct ctl *c, const char *driver,
+		    const struct bench_alg *alg, size_t size, double secs,
+		    uint8_t *in, uint8_t *out, struct result *r, int ours)
+{
+	int aead = alg->aead;
 	uint8_t key[64];
 	struct kvlist before, after;
 	double t0, t;
@@ -209,7 +218,7 @@ static void measure(const struct ctl *c, const char *driver, int a,
 	for (k = 0; k < sizeof(key); k++)
 		key[k] = (uint8_t)(k * 37 + 11);
 	tfm = tfm_open(aead ? "aead" : "skcipher", driver, key,
-		       algs[a].keylen, aead, &r->what);
+		       alg->keylen, aead, &r->what);
 	if (tfm < 0) {
 		r->err = tfm;
 		return;
@@ -223,13 +232,13 @@ static void measure(const struct ctl *c, const char *driver, int a,
 	}
 	r->what = "sendmsg/read";
 	for (i = 0; i < 2 && !r->err; i++)	/* warm up */
-		r->err = one(op, aead, algs[a].ivlen, in, out, size);
+		r->err = one(op, aead, alg->ivlen, in, out, size);
 	if (ours)
 		path_counts(c, &before);
 	t0 = mono();
 	t = t0;
 	while (!r->err && t - t0 < secs) {
-		r->err = one(op, aead, algs[a].ivlen, in, out, size);
+		r->err = one(op, aead, alg->ivlen, in, out, size);
 		if (!r->err)
 			r->requests++;
 		t = mono();
@@ -381,24 +390,37 @@ static int parse_list(const char *opt, const char *s, size_t *sizes, int max)
 	return n ? n : -1;
 }
 
-static int parse_algs(const char *s, int *want)
+/*
+ * --algs: a comma-separated list of the module's algorithms, by short name
+ * ("ecb") or crypto API name ("ecb(aes)"); sets want[] for each, in the
+ * order of @av (the module's algorithms, state_algs()).
+ */
+static int parse_algs(const char *s, const struct alg_view *av, size_t n,
+		      int *want)
 {
-	static const char *const names[] = { "ecb", "ctr", "xts", "gcm" };
-	char *dup = strdup(s), *tok, *save = NULL;
-	int i, any = 0;
+	char *dup = strdup(s), *tok, *save = NULL, known[512] = "";
+	size_t i, len;
+	int any = 0;
 
 	if (!dup)
 		return -1;
-	memset(want, 0, 4 * sizeof(*want));
+	for (i = 0; i < n; i++)
+		snprintf(known + strlen(known), sizeof(known) - strlen(known),
+			 "%s%.*s", i ? ", " : "",
+			 (int)strcspn(av[i].ours->name, "("), av[i].ours->name);
+	memset(want, 0, n * sizeof(*want));
 	for (tok = strtok_r(dup, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < 4; i++)
-			if (!strcmp(tok, names[i]) ||
-			    (!strncmp(tok, names[i], 3) && !strcmp(tok + 3, "(aes)")))
+		for (i = 0; i < n; i++) {
+			len = strcspn(av[i].ours->name, "(");
+			if (!strcmp(tok, av[i].ours->name) ||
+			    (strlen(tok) == len &&
+			     !strncmp(tok, av[i].ours->name, len)))
 				break;
-		if (i == 4) {
-			ctl_err("bench: --algs: unknown algorithm '%s' (ecb, ctr, xts, gcm)",
-				tok);
+		}
+		if (i == n) {
+			ctl_err("bench: --algs: unknown algorithm '%s' (the module has: %s)",
+				tok, known[0] ? known : "none");
 			free(dup);
 			return -1;
 		}
@@ -420,8 +442,10 @@ int cmd_bench(struct ctl *c, int argc, char **argv)
 		{ "algs", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
-	size_t sizes[MAX_SIZES] = { 4096, 16384, 65536 }, maxsize = 0;
-	int want[4] = { 1, 1, 1, 1 }, nsizes = 3, o, a, i, rc, failed = 0;
+	size_t sizes[MAX_SIZES] = { 4096, 16384, 65536 }, maxsize = 0, nav, a;
+	int want[16], nsizes = 3, o, i, rc, failed = 0;
+	const char *algs_arg = NULL;
+	struct alg_view av[16];
 	double secs = 0.5;
 	const struct kv *mode;
 	uint8_t *in, *out;
@@ -439,14 +463,22 @@ int cmd_bench(struct ctl *c, int argc, char **argv)
 			if (nsizes < 0)
 				return CTL_USAGE;
 		}
-		if (o == 'a' && parse_algs(optarg, want))
-			return CTL_USAGE;
+		if (o == 'a')
+			algs_arg = optarg;
 	}
 	if (o != CTL_OPTS_END)
 		return ctl_opts_exit(o);
 	rc = state_read(c, &s, ST_CRYPTO | ST_HELPER);
 	if (rc)
 		return rc;
+	/* The module's algorithms, from /proc/crypto, in its own order. */
+	nav = state_algs(&s, av, 16);
+	for (a = 0; a < nav; a++)
+		want[a] = 1;
+	if (algs_arg && parse_algs(algs_arg, av, nav, want)) {
+		state_free(&s);
+		return CTL_USAGE;
+	}
 	mode = kv_find(&s.params, "dispatch");
 	for (i = 0; i < nsizes; i++)
 		if (sizes[i] > maxsize)
@@ -491,17 +523,13 @@ int cmd_bench(struct ctl *c, int argc, char **argv)
 		       "algorithm", "size", "gpu_aes driver", "MB/s", "us/req",
 		       "path", "best other driver", "MB/s", "us/req", "ratio");
 	}
-	for (a = 0; a < 4; a++) {
-		const struct calg *ours = NULL, *other;
-		size_t k;
+	for (a = 0; a < nav; a++) {
+		const struct calg *ours = av[a].ours, *other;
+		struct bench_alg alg = bench_alg_of(ours);
 
 		if (!want[a])
 			continue;
-		for (k = 0; k < s.nalgs; k++)
-			if (!strcmp(s.algs[k].name, algs[a].name) &&
-			    !strcmp(s.algs[k].module, "gpu_aes"))
-				ours = &s.algs[k];
-		other = state_best_other(&s, algs[a].name);
+		other = state_best_other(&s, alg.name);
 		for (i = 0; i < nsizes; i++) {
 			struct result ro, rx;
 			char sz[32];
@@ -509,16 +537,16 @@ int cmd_bench(struct ctl *c, int argc, char **argv)
 			memset(&ro, 0, sizeof(ro));
 			memset(&rx, 0, sizeof(rx));
 			if (ours)
-				measure(c, ours->driver, a, sizes[i], secs, in,
-					out, &ro, 1);
+				measure(c, ours->driver, &alg, sizes[i], secs,
+					in, out, &ro, 1);
 			if (other)
-				measure(c, other->driver, a, sizes[i], secs, in,
-					out, &rx, 0);
+				measure(c, other->driver, &alg, sizes[i], secs,
+					in, out, &rx, 0);
 			failed |= !ours || ro.err || (other && rx.err);
 			if (c->json) {
 				struct json_object *r = jo_obj(results, NULL);
 
-				jo_str(r, "algorithm", algs[a].name);
+				jo_str(r, "algorithm", alg.name);
 				jo_int(r, "size", (long long)sizes[i]);
 				json_cell(r, "gpu_aes", &ro, sizes[i], 1);
 				json_cell(r, "other", &rx, sizes[i], 0);
@@ -530,7 +558,7 @@ int cmd_bench(struct ctl *c, int argc, char **argv)
 					jo_null(r, "ratio");
 				continue;
 			}
-			printf("%-9s %9s", i ? "" : algs[a].name,
+			printf("%-9s %9s", i ? "" : alg.name,
 			       fmt_bytes(sz, sizeof(sz), (double)sizes[i]));
 			text_cell(&ro, sizes[i], 1);
 			text_cell(&rx, sizes[i], 0);

@@ -262,8 +262,32 @@ static void read_crypto(const struct ctl *c, struct state *s)
 			cur.priority = (int)strtol(v, NULL, 10);
 		else if (!strcmp(k, "refcnt"))
 			cur.refcnt = (int)strtol(v, NULL, 10);
+		else if (!strcmp(k, "ivsize"))
+			cur.ivsize = (int)strtol(v, NULL, 10);
+		else if (!strcmp(k, "max keysize"))
+			cur.max_keysize = (int)strtol(v, NULL, 10);
 	}
 	fclose(f);
+}
+
+/*
+ * The module's algorithms, in its order: the first word of each line of
+ * dispatch/cpu_drivers.  None when the module has no such file.
+ */
+static void read_order(const struct ctl *c, struct state *s)
+{
+	char path[2048], line[256], word[16];
+	FILE *f = fopen(ctl_path(c, path, sizeof(path),
+				 "/sys/class/misc/gpu_aes/dispatch/cpu_drivers"),
+			"re");
+
+	s->norder = 0;
+	while (f && s->norder < 16 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%15s", word) == 1)
+			snprintf(s->order[s->norder++], sizeof(s->order[0]),
+				 "%s", word);
+	if (f)
+		fclose(f);
 }
 
 void state_read_helper(const struct ctl *c, struct helper_file *hf)
@@ -345,6 +369,7 @@ int state_read(const struct ctl *c, struct state *s, unsigned int what)
 		s->uptime = strtod(line, NULL);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	s->now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	read_order(c, s);
 	if (what & ST_CRYPTO)
 		read_crypto(c, s);
 	if (what & ST_HELPER)
@@ -406,17 +431,20 @@ const struct calg *state_find_driver(const struct state *s,
 	return NULL;
 }
 
-static int alg_order(const char *name)
+/*
+ * Where @name ("ecb(aes)") comes in the module's own order of its
+ * algorithms; those it does not list come after, by name.
+ */
+static int alg_order(const struct state *s, const char *name)
 {
-	static const char *const order[] = {
-		"ecb(aes)", "ctr(aes)", "xts(aes)", "gcm(aes)",
-	};
-	int i;
+	size_t i, n;
 
-	for (i = 0; i < 4; i++)
-		if (strcmp(name, order[i]) == 0)
-			return i;
-	return 4;
+	for (i = 0; i < s->norder; i++) {
+		n = strlen(s->order[i]);
+		if (!strncmp(name, s->order[i], n) && !strcmp(name + n, "(aes)"))
+			return (int)i;
+	}
+	return (int)s->norder;
 }
 
 size_t state_algs(const struct state *s, struct alg_view *out, size_t max)
@@ -433,12 +461,12 @@ size_t state_algs(const struct state *s, struct alg_view *out, size_t max)
 		out[n].best_other = best(s, a->name, 1);
 		n++;
 	}
-	/* ecb, ctr, xts, gcm, then anything newer by name. */
+	/* The module's own order, then any it does not list by name. */
 	for (i = 1; i < n; i++)
 		for (j = i; j > 0; j--) {
 			const struct alg_view *x = &out[j - 1], *y = &out[j];
-			int ox = alg_order(x->ours->name);
-			int oy = alg_order(y->ours->name);
+			int ox = alg_order(s, x->ours->name);
+			int oy = alg_order(s, y->ours->name);
 			struct alg_view t;
 
 			if (ox < oy || (ox == oy && strcmp(x->ours->name,

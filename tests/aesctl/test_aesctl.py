@@ -842,13 +842,32 @@ def test_top_tty():
               after is None or after[3] == before[3], f"{before[3]} -> {after and after[3]}")
 
 
+def test_module_order():
+    """The algorithm list and its order are the module's (the first
+    column of dispatch/cpu_drivers), not gpu-aesctl's own."""
+    root = make_root()
+    with open(f"{root}/sys/class/misc/gpu_aes/dispatch/cpu_drivers", "w") as f:
+        f.write("gcm -\nxts -\nctr -\necb -\n")
+    rc, out, err = run("status", root=root)
+    check("status: algorithms in the module's order (gcm, xts, ctr, ecb here)",
+          rc == 0 and [l.split()[0] for l in out.splitlines()
+                       if re.match(r"  \w+\(aes\) ", l)] ==
+          ["gcm(aes)", "xts(aes)", "ctr(aes)", "ecb(aes)"], out)
+    rc, out, err = run("bench", "--algs", "cbc", root=root)
+    check("bench --algs: an algorithm the module lacks is refused, exit 2, naming the module's",
+          rc == 2 and "unknown algorithm 'cbc' (the module has: gcm, xts, ctr, ecb)" in err,
+          f"{rc} {err}")
+    shutil.rmtree(root)
+
+
 def main():
     if not os.access(CTL, os.X_OK):
         print(f"FAIL: no gpu-aesctl at {CTL}")
         return 1
     for t in (test_status, test_status_json, test_problems, test_garbage,
               test_status_file_strings,
-              test_no_module_and_bad_input, test_metrics, test_top_batch,
+              test_no_module_and_bad_input, test_module_order, test_metrics,
+              test_top_batch,
               test_top_fill_tolerant, test_top_tty):
         t()
     print(f"{passed} passed, {failed} failed")
