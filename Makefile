@@ -6,6 +6,9 @@
 #   make check        every test tier that runs without a GPU (what CI runs)
 #   make check-unit   helper unit tests, plain, under ASan/UBSan and TSan
 #   make check-vm     the module in qemu on Debian 6.1 and 6.12 kernels
+#   make check-arm64  arm64: unit tests under qemu-aarch64 (4K and 64K
+#                     pages), the VM suites' arm64 subset on Debian's arm64
+#                     6.12 kernel (qemu-system-aarch64); part of check
 #   make kunit        KUnit suites on UML, plain and KASAN
 #   make check-gpu    GPU correctness suite (needs an NVIDIA GPU)
 #   make bench        gpu-aes-bench, writes out/bench.{json,png}
@@ -26,7 +29,8 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
 .PHONY: all helper kmod check check-unit check-vm kunit check-gpu bench lint \
-	demo clean install uninstall check-install check-systemd deb check-deb
+	demo clean install uninstall check-install check-systemd deb check-deb \
+	check-arm64
 
 all: helper
 
@@ -36,13 +40,18 @@ helper:
 kmod:
 	$(MAKE) -C kmod KDIR=$(KDIR)
 
-check: lint check-unit check-install check-deb check-vm check-systemd kunit
+check: lint check-unit check-install check-deb check-vm check-systemd kunit \
+	check-arm64
 
 check-unit:
 	$(MAKE) -C helper check
 
 check-vm:
 	scripts/vm-test
+
+check-arm64:
+	$(MAKE) -C helper arm64-check
+	scripts/vm-test --arch arm64
 
 kunit:
 	scripts/kunit
