@@ -9,6 +9,8 @@
 #   make check-arm64  arm64: unit tests under qemu-aarch64 (4K and 64K
 #                     pages), the VM suites' arm64 subset on Debian's arm64
 #                     6.12 kernel (qemu-system-aarch64); part of check
+#   make check-arm64-64k  the same subset on a 64K-page arm64 kernel built
+#                     from linux-source-6.12 (once, cached: ~10-20 min)
 #   make kunit        KUnit suites on UML, plain and KASAN
 #   make check-gpu    GPU correctness suite (needs an NVIDIA GPU)
 #   make bench        gpu-aes-bench, writes out/bench.{json,png}
@@ -30,7 +32,7 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 
 .PHONY: all helper kmod check check-unit check-vm kunit check-gpu bench lint \
 	demo clean install uninstall check-install check-systemd deb check-deb \
-	check-arm64
+	check-arm64 check-arm64-64k
 
 all: helper
 
@@ -52,6 +54,10 @@ check-vm:
 check-arm64:
 	$(MAKE) -C helper arm64-check
 	scripts/vm-test --arch arm64
+
+# Not in check: the kernel build alone takes 10-20 minutes on 2 cores.
+check-arm64-64k:
+	scripts/vm-test --arch arm64 --kernel 64k
 
 kunit:
 	scripts/kunit
