@@ -278,7 +278,7 @@ static int setup_signals(void)
 
 static const char *pages_name(enum gpu_aes_region_pages p)
 {
-	return p == GPU_AES_PAGES_HUGETLB ? "hugetlb 2 MiB pages" :
+	return p == GPU_AES_PAGES_HUGETLB ? "hugetlb huge pages" :
 	       p == GPU_AES_PAGES_THP ? "transparent huge pages" :
 	       "base pages";
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -8,7 +9,9 @@
 #include "region.h"
 #include "secret.h"
 
-#define HUGE_SZ		(2UL << 20)
+/* A PMD with 4K pages (x86-64, Debian's arm64), if the kernel does not say. */
+#define HUGE_SZ_DEFAULT	(2UL << 20)
+#define HPAGE_PMD_SIZE	"/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
 
 int gpu_aes_region_geometry(uint32_t nr_queues, uint32_t queue_entries,
 			    uint32_t nr_keys, uint64_t queue_data_size,
@@ -31,12 +34,40 @@ static size_t round_up_sz(size_t v, size_t a)
 }
 
 /*
- * Transparent huge pages need 2 MiB aligned virtual addresses: map one huge
- * page more than needed and trim both ends.
+ * The kernel's huge page, a PMD: 2 MiB with 4K pages, but 32 MiB with 16K
+ * and 512 MiB with the 64K pages of arm64 server kernels (Grace's).
  */
-static void *map_aligned(size_t len)
+static size_t huge_page_size(void)
 {
-	size_t span = len + HUGE_SZ;
+	unsigned long long v = 0;
+	FILE *f = fopen(HPAGE_PMD_SIZE, "re");
+
+	if (f) {
+		char buf[32], *end;
+
+		if (fgets(buf, sizeof(buf), f)) {
+			errno = 0;
+			v = strtoull(buf, &end, 10);
+			if (errno || end == buf)
+				v = 0;
+		}
+		fclose(f);
+	}
+	return v ? (size_t)v : HUGE_SZ_DEFAULT;
+}
+
+int gpu_aes_region_huge_fits(size_t region_size, size_t huge)
+{
+	return huge && (huge <= HUGE_SZ_DEFAULT || huge <= region_size);
+}
+
+/*
+ * Transparent huge pages need huge-page aligned virtual addresses: map one
+ * huge page more than needed and trim both ends.
+ */
+static void *map_aligned(size_t len, size_t huge)
+{
+	size_t span = len + huge;
 	uint8_t *raw, *start;
 	size_t head, tail;
 
@@ -44,7 +75,7 @@ static void *map_aligned(size_t len)
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (raw == MAP_FAILED)
 		return NULL;
-	start = (uint8_t *)round_up_sz((size_t)raw, HUGE_SZ);
+	start = (uint8_t *)round_up_sz((size_t)raw, huge);
 	head = (size_t)(start - raw);
 	tail = span - head - len;
 	if (head)
@@ -61,7 +92,7 @@ int gpu_aes_region_alloc(const struct gpu_aes_geometry *g,
 	enum gpu_aes_region_pages kind = GPU_AES_PAGES_HUGETLB;
 	struct gpu_aes_region_queue *queues;
 	struct gpu_aes_layout l;
-	size_t map_size;
+	size_t map_size, huge;
 	uint8_t *base;
 	uint32_t i;
 	int err;
@@ -77,14 +108,30 @@ int gpu_aes_region_alloc(const struct gpu_aes_geometry *g,
 	/*
 	 * Reserved huge pages first (fewest TLB misses for the GPU's and the
 	 * kernel's accesses); most hosts have none, so fall back to an aligned
-	 * mapping that THP can back, then to plain pages.
+	 * mapping that THP can back, then to plain pages.  A region smaller
+	 * than a huge page larger than 2 MiB (a 512 MiB PMD under 64K pages)
+	 * gets base pages: THP would not back it, and a reserved huge page
+	 * would be mostly waste.
 	 */
-	map_size = round_up_sz(l.region_size, HUGE_SZ);
-	base = mmap(NULL, map_size, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	huge = huge_page_size();
+	if (!gpu_aes_region_huge_fits(l.region_size, huge)) {
+		kind = GPU_AES_PAGES_SMALL;
+		map_size = l.region_size;
+		base = mmap(NULL, map_size, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (base == MAP_FAILED) {
+			err = -errno;
+			free(queues);
+			return err;
+		}
+	} else {
+		map_size = round_up_sz(l.region_size, huge);
+		base = mmap(NULL, map_size, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	}
 	if (base == MAP_FAILED) {
 		kind = GPU_AES_PAGES_THP;
-		base = map_aligned(map_size);
+		base = map_aligned(map_size, huge);
 		if (!base) {
 			err = -errno;
 			free(queues);

@@ -10,10 +10,18 @@
 
 /* How the region's pages were obtained (for the log). */
 enum gpu_aes_region_pages {
-	GPU_AES_PAGES_HUGETLB,	/* MAP_HUGETLB: reserved 2 MiB pages */
-	GPU_AES_PAGES_THP,	/* 2 MiB aligned, MADV_HUGEPAGE accepted */
-	GPU_AES_PAGES_SMALL,	/* ordinary 4 KiB pages */
+	GPU_AES_PAGES_HUGETLB,	/* MAP_HUGETLB: reserved huge pages */
+	GPU_AES_PAGES_THP,	/* huge-page aligned, MADV_HUGEPAGE accepted */
+	GPU_AES_PAGES_SMALL,	/* base pages (4K, or 16K/64K on arm64) */
 };
+
+/*
+ * Whether huge pages of @huge bytes (the kernel's PMD size: 2 MiB with 4K
+ * pages, 512 MiB with 64K) are worth asking for a region of @region_size
+ * bytes: 2 MiB ones always (a region rounds up to one), larger ones only
+ * if one fits in it.
+ */
+int gpu_aes_region_huge_fits(size_t region_size, size_t huge);
 
 /*
  * The geometry of a region with @nr_queues queues of @queue_entries

@@ -143,3 +143,21 @@ TEST(layout_helper_region_on_own_pages)
 	gpu_aes_region_free(&r);
 }
 
+/*
+ * Huge pages for the region: 2 MiB ones (4K pages) always, as before
+ * arm64; 32 MiB (16K pages) and 512 MiB (64K pages) PMDs only for a
+ * region that holds one, so the helper's few-MiB region on a Grace kernel
+ * gets base pages and says so, instead of "transparent huge pages" that
+ * THP would never give it.
+ */
+TEST(layout_huge_pages_only_where_one_fits)
+{
+	CHECK(gpu_aes_region_huge_fits(4096, 2U << 20));
+	CHECK(gpu_aes_region_huge_fits(9U << 20, 2U << 20));
+	CHECK(!gpu_aes_region_huge_fits(9U << 20, 32U << 20));
+	CHECK(gpu_aes_region_huge_fits(32U << 20, 32U << 20));
+	CHECK(!gpu_aes_region_huge_fits(9U << 20, 512U << 20));
+	CHECK(!gpu_aes_region_huge_fits((512U << 20) - 65536, 512U << 20));
+	CHECK(gpu_aes_region_huge_fits(1U << 30, 512U << 20));
+	CHECK(!gpu_aes_region_huge_fits(9U << 20, 0));
+}
