@@ -39,7 +39,21 @@ expect_delta() {
 	delta "$1" "$2"
 	[ "$D" = "$3" ] && return 0
 	note "$2 moved by $D, expected $3"
+	[ "$2" != fallback_requests ] || fallback_reasons "$1"
 	return 1
+}
+
+# fallback_reasons NAME: note the fallback reasons, timeouts and backlog
+# that moved since snap NAME: a slow host (timeouts, stalled, full) reads
+# differently from a routing bug.
+fallback_reasons() {
+	_fr=
+	for _f in "$STATS"/fallback_* "$STATS"/timeouts "$STATS"/backlogged; do
+		case ${_f##*/} in fallback_requests | fallback_bytes) continue ;; esac
+		delta "$1" "${_f##*/}"
+		[ "$D" = 0 ] || _fr="$_fr ${_f##*/} +$D"
+	done
+	note "by reason:${_fr:- none}"
 }
 
 # expect_min NAME COUNTER MIN WHAT: note (about WHAT) and return 1 unless
