@@ -10,7 +10,7 @@
 #                     pages), the VM suites' arm64 subset on Debian's arm64
 #                     6.12 kernel (qemu-system-aarch64); part of check
 #   make check-arm64-64k  the same subset on a 64K-page arm64 kernel built
-#                     from linux-source-6.12 (once, cached: ~10-20 min)
+#                     from linux-source-6.12 (once, cached: 10-25 min)
 #   make kunit        KUnit suites on UML, plain and KASAN
 #   make check-gpu    GPU correctness suite (needs an NVIDIA GPU)
 #   make bench        gpu-aes-bench, writes out/bench.{json,png}
@@ -55,7 +55,7 @@ check-arm64:
 	$(MAKE) -C helper arm64-check
 	scripts/vm-test --arch arm64
 
-# Not in check: the kernel build alone takes 10-20 minutes on 2 cores.
+# Not in check: the kernel build alone takes 10-25 minutes on 2 cores.
 check-arm64-64k:
 	scripts/vm-test --arch arm64 --kernel 64k
 
