@@ -44,7 +44,7 @@ int gpu_aes_key_set(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
 	k->img.key_len = key_len;
 	k->img.tweak_len = tweak_len;
 	memcpy(k->img.key, key, len);
-	k->dirty = true;
+	WRITE_ONCE(k->dirty, true);
 	spin_unlock_bh(&ring->key_lock);
 	return 0;
 }
@@ -136,9 +136,14 @@ static int gpu_aes_key_bind(struct gpu_aes_ring *ring, struct gpu_aes_queue *q,
 		}
 		__set_bit(s, ring->key_map);
 		WRITE_ONCE(ring->key_owner[s], k);
-		k->attach_gen = ring->attach_gen;
-		k->dirty = true;
-		WRITE_ONCE(k->slot, s);
+		WRITE_ONCE(k->attach_gen, ring->attach_gen);
+		WRITE_ONCE(k->dirty, true);
+		/*
+		 * The slot last: a fast path that reads it (acquire) sees the
+		 * entry dirty and comes here for the lock, instead of naming
+		 * a slot whose image and gen are not written yet.
+		 */
+		smp_store_release(&k->slot, s);
 	}
 	s = k->slot;
 	if (k->dirty) {
@@ -163,7 +168,8 @@ int gpu_aes_key_prepare(struct gpu_aes_ring *ring, struct gpu_aes_queue *q,
 			struct gpu_aes_tfm_key *k, u16 *slot, u32 *gen)
 {
 	unsigned long now = jiffies;
-	int s = READ_ONCE(k->slot);
+	/* Pairs with gpu_aes_key_bind()'s release: a new slot is dirty. */
+	int s = smp_load_acquire(&k->slot);
 	bool dirty;
 
 	lockdep_assert_held(&q->lock);
