@@ -54,6 +54,8 @@ struct kring_req {
 	uint32_t flags;
 	u8 auth_len;		/* the tfm's authsize when the request was set */
 	u8 dir;
+	/* Times its last submission ran on the CPU: fallback or replay. */
+	unsigned int cpu_runs;
 	void (*done)(void *arg, int err);
 	void *arg;
 };
@@ -123,7 +125,10 @@ static int kring_cpu_crypt(struct kring_req *r)
 
 static int kring_job_cpu_crypt(struct gpu_aes_job *job)
 {
-	return kring_cpu_crypt(kring_job_req(job));
+	struct kring_req *r = kring_job_req(job);
+
+	__atomic_add_fetch(&r->cpu_runs, 1, __ATOMIC_RELAXED);
+	return kring_cpu_crypt(r);
 }
 
 static void kring_job_complete(struct gpu_aes_job *job, int err)
@@ -355,6 +360,7 @@ int kring_submit(struct kring_req *r)
 		return -EINVAL;
 	if (!r->len && !desc->aead)
 		return 0;
+	__atomic_store_n(&r->cpu_runs, 0, __ATOMIC_RELAXED);
 	gpu_aes_job_init(&r->job, desc->aead ? &kring_aead_ops : &kring_sk_ops,
 			 desc, &t->key, &r->src_sg, &r->dst_sg, r->iv, r->len,
 			 r->flags, r->dir);
@@ -363,6 +369,11 @@ int kring_submit(struct kring_req *r)
 		r->job.auth_len = r->auth_len;
 	}
 	return gpu_aes_route(&gpu_aes_ring, &r->job, bytes);
+}
+
+unsigned int kring_req_cpu_runs(const struct kring_req *r)
+{
+	return __atomic_load_n(&r->cpu_runs, __ATOMIC_RELAXED);
 }
 
 int kring_set_dispatch(const char *mode)

@@ -129,6 +129,13 @@ void kring_req_set(struct kring_req *r, enum gpu_aes_dir dir,
  */
 int kring_submit(struct kring_req *r);
 
+/*
+ * How many times the last kring_submit() of @r ran on the CPU (the
+ * fallback at submission, or a replay of a backlogged or posted request):
+ * 0 for a request the helper answered.  Read after its final done().
+ */
+unsigned int kring_req_cpu_runs(const struct kring_req *r);
+
 #ifdef __cplusplus
 }
 #endif
