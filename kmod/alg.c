@@ -76,6 +76,17 @@ const struct gpu_aes_alg_desc *const gpu_aes_alg_descs[GPU_AES_NR_ALGS] = {
 	[GPU_AES_ALG_GCM - 1] = &gpu_aes_gcm_desc,
 };
 
+u32 gpu_aes_alg_set(void)
+{
+	u32 set = 0;
+	unsigned int i;
+
+	for (i = 0; i < GPU_AES_NR_ALGS; i++)
+		if (gpu_aes_alg_descs[i])
+			set |= GPU_AES_ALG_BIT(gpu_aes_alg_descs[i]->alg);
+	return set;
+}
+
 const struct gpu_aes_alg_desc *gpu_aes_alg_desc(unsigned int alg)
 {
 	return alg >= 1 && alg <= GPU_AES_NR_ALGS ? gpu_aes_alg_descs[alg - 1] :

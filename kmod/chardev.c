@@ -124,13 +124,14 @@ static long gpu_aes_ioc_info(void __user *arg)
 {
 	struct gpu_aes_info info = {
 		.abi_version = GPU_AES_ABI_VERSION,
-		.features = GPU_AES_FEAT_NEED_WAKEUP,
+		.features = GPU_AES_FEAT_NEED_WAKEUP | GPU_AES_FEAT_ALGS,
 		.max_queues = gpu_aes_ring.max_queues,
 		.max_entries = GPU_AES_MAX_ENTRIES,
 		.max_keys = GPU_AES_MAX_KEYS,
 		.page_size = PAGE_SIZE,
 		.max_data_size = GPU_AES_MAX_DATA,
 		.nr_cpus = nr_cpu_ids,
+		.algs = gpu_aes_alg_set(),
 	};
 
 	return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;

@@ -536,6 +536,9 @@ int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 		why = GPU_AES_FB_NO_BACKLOG;
 	} else if (!READ_ONCE(ring->attached)) {
 		why = GPU_AES_FB_NO_HELPER;
+	} else if (!gpu_aes_ring_serves(ring, job->desc->alg)) {
+		/* Not a choice: no estimate or decision counts it. */
+		why = GPU_AES_FB_UNSUPPORTED;
 	} else {
 		choice = gpu_aes_decide(ring, job, bytes, pc, &in);
 		if (!gpu_aes_choice_is_ring(choice)) {

@@ -91,6 +91,9 @@ static inline unsigned int gpu_aes_alg_row(const struct gpu_aes_alg_desc *d)
  */
 const struct gpu_aes_alg_desc *gpu_aes_alg_desc(unsigned int alg);
 
+/* The algorithms the module serves: GPU_AES_ALG_BIT() of each row. */
+u32 gpu_aes_alg_set(void);
+
 /* The per-algorithm ring request counter of @d. */
 static inline enum gpu_aes_stat gpu_aes_alg_ring_stat(const struct gpu_aes_alg_desc *d)
 {

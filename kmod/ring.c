@@ -87,6 +87,16 @@ static void gpu_aes_geometry_of(const struct gpu_aes_setup *s,
 	g->queue_data_size = s->queue_data_size;
 }
 
+/*
+ * What a checked SETUP's helper serves of ours: what it says, with
+ * GPU_AES_FEAT_ALGS; else what every helper of this ABI version serves.
+ */
+static u32 gpu_aes_setup_algs(const struct gpu_aes_setup *s)
+{
+	return gpu_aes_alg_set() & (s->features & GPU_AES_FEAT_ALGS ?
+				    s->algs : GPU_AES_ALGS_V3);
+}
+
 int gpu_aes_setup_check(const struct gpu_aes_ring *ring,
 			const struct gpu_aes_setup *s)
 {
@@ -94,8 +104,12 @@ int gpu_aes_setup_check(const struct gpu_aes_ring *ring,
 	struct gpu_aes_layout l;
 
 	if (s->abi_version != GPU_AES_ABI_VERSION ||
-	    s->features & ~GPU_AES_FEAT_NEED_WAKEUP ||
-	    s->reserved[0] || s->reserved[1] || s->reserved[2])
+	    s->features & ~(GPU_AES_FEAT_NEED_WAKEUP | GPU_AES_FEAT_ALGS) ||
+	    s->reserved0 || s->reserved[0] || s->reserved[1])
+		return -EINVAL;
+	/* Asked for, the set must name something we post; else be empty. */
+	if (s->features & GPU_AES_FEAT_ALGS ?
+	    !(s->algs & gpu_aes_alg_set()) : s->algs)
 		return -EINVAL;
 	gpu_aes_geometry_of(s, &g);
 	if (!gpu_aes_geometry_valid(&g) || g.page_size != PAGE_SIZE ||
@@ -550,6 +564,9 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 	if (!q->attached) {
 		*why = GPU_AES_FB_NO_HELPER;
 		ret = GPU_AES_RING_FALLBACK;
+	} else if (!(ring->algs & GPU_AES_ALG_BIT(job->desc->alg))) {
+		*why = GPU_AES_FB_UNSUPPORTED;
+		ret = GPU_AES_RING_FALLBACK;
 	} else if (gpu_aes_job_span(job) > ring->queue_data_size / 4) {
 		*why = GPU_AES_FB_LARGE;
 		ret = GPU_AES_RING_FALLBACK;
@@ -955,6 +972,7 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	hdr->queue_entries = g.queue_entries;
 	hdr->nr_keys = g.nr_keys;
 	hdr->page_size = g.page_size;
+	hdr->algs = gpu_aes_setup_algs(s);
 	hdr->region_size = l.region_size;
 	hdr->queues_off = l.queues_off;
 	hdr->queue_stride = l.queue_stride;
@@ -977,6 +995,7 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	/* A new helper: its own figures, when it publishes them. */
 	ring->helper_ns_per_kib = 0;
 	ring->helper_mib_per_s = 0;
+	ring->algs = hdr->algs;
 	ring->helper_pid = task_tgid_nr(current);
 	ring->attached_at = ktime_get_boottime_ns();
 	ring->attached = true;

@@ -224,6 +224,8 @@ struct gpu_aes_ring_observer {
  * @helper_ns_per_kib: the helper's own CPU per KiB, as its header says,
  *	clamped; copied by reapers so the request path reads no region.
  * @helper_mib_per_s: the rate it says it sustains, clamped; 0: unknown.
+ * @algs: the algorithms the attached helper serves (GPU_AES_ALG_BIT());
+ *	the others run on the CPU (fallback_unsupported).
  * @helper_pid: thread group id (initial PID namespace) of the task that
  *	attached the region; for gpu_aes_ring_status() only.
  * @attached_at: CLOCK_BOOTTIME (ns) of the attach; ditto.
@@ -260,6 +262,7 @@ struct gpu_aes_ring {
 	unsigned long key_scan_after;
 	u32 helper_ns_per_kib;
 	u32 helper_mib_per_s;
+	u32 algs;
 	pid_t helper_pid;
 	u64 attached_at;
 #if IS_ENABLED(CONFIG_CRYPTO_DEV_GPU_AES_KUNIT_TEST)
@@ -420,6 +423,22 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring);
  */
 int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 			enum gpu_aes_fallback_reason *why);
+
+/**
+ * gpu_aes_ring_serves() - does the attached helper serve an algorithm?
+ * @ring: the ring.
+ * @alg: enum gpu_aes_alg.
+ *
+ * A hint for the request path (a helper may attach or leave meanwhile:
+ * gpu_aes_ring_submit() decides under the queue's lock).
+ *
+ * Return: true if a helper is attached and says it serves @alg.
+ */
+static inline bool gpu_aes_ring_serves(const struct gpu_aes_ring *ring, u8 alg)
+{
+	return READ_ONCE(ring->attached) &&
+	       READ_ONCE(ring->algs) & GPU_AES_ALG_BIT(alg);
+}
 
 /**
  * gpu_aes_ring_queue() - the queue of the CPU this runs on.

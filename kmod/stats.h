@@ -48,6 +48,8 @@
  *	CPU replay found the tag wrong.
  * @GPU_AES_STAT_FALLBACK_NO_BACKLOG: ... because the request lacks
  *	CRYPTO_TFM_REQ_MAY_BACKLOG, so its caller gets its answer at once.
+ * @GPU_AES_STAT_FALLBACK_UNSUPPORTED: ... because the attached helper does
+ *	not serve its algorithm (an older helper: GPU_AES_FEAT_ALGS).
  * @GPU_AES_STAT_FALLBACK_NO_KEY: ... because its tfm has no key slot and
  *	none could be taken over (gpu_aes_key_prepare()).
  * @GPU_AES_STAT_KEY_RECLAIMS: key slots taken over from a tfm that had
@@ -95,6 +97,7 @@ enum gpu_aes_stat {
 	GPU_AES_STAT_AUTH_FAILURES,
 	GPU_AES_STAT_FALLBACK_NO_BACKLOG,
 	GPU_AES_STAT_FALLBACK_NO_KEY,
+	GPU_AES_STAT_FALLBACK_UNSUPPORTED,
 	GPU_AES_STAT_KEY_RECLAIMS,
 	GPU_AES_STAT_FALLBACK_POLICY,
 	GPU_AES_STAT_FALLBACK_POLICY_COST,
@@ -118,6 +121,7 @@ enum gpu_aes_stat {
  * @GPU_AES_FB_STALLED: the helper is stalled (see struct gpu_aes_ring).
  * @GPU_AES_FB_NO_BACKLOG: no CRYPTO_TFM_REQ_MAY_BACKLOG (gpu_aes_route()).
  * @GPU_AES_FB_NO_KEY: no key slot to be had.
+ * @GPU_AES_FB_UNSUPPORTED: the helper does not serve the algorithm.
  * @GPU_AES_FB_POLICY_COST: the dispatch policy: the CPU costs less.
  * @GPU_AES_FB_POLICY_LONE: ... alone, and sooner done on the CPU.
  * @GPU_AES_FB_POLICY_FORCED: ... dispatch=cpu.
@@ -131,6 +135,7 @@ enum gpu_aes_fallback_reason {
 	GPU_AES_FB_STALLED,
 	GPU_AES_FB_NO_BACKLOG,
 	GPU_AES_FB_NO_KEY,
+	GPU_AES_FB_UNSUPPORTED,
 	GPU_AES_FB_POLICY_COST,
 	GPU_AES_FB_POLICY_LONE,
 	GPU_AES_FB_POLICY_FORCED,

@@ -109,7 +109,8 @@ int kring_host_start(const struct kring_host_config *cfg,
 		goto fail;
 	memset(&s, 0, sizeof(s));
 	s.abi_version = GPU_AES_ABI_VERSION;
-	s.features = GPU_AES_FEAT_NEED_WAKEUP;
+	s.features = GPU_AES_FEAT_NEED_WAKEUP | GPU_AES_FEAT_ALGS;
+	s.algs = h->ops->algs;
 	s.nr_queues = g.nr_queues;
 	s.queue_entries = g.queue_entries;
 	s.nr_keys = g.nr_keys;
@@ -125,6 +126,7 @@ int kring_host_start(const struct kring_host_config *cfg,
 	err = kring_attach(h->region.base, &s);
 	if (err)
 		goto fail;
+	h->region.algs = h->region.hdr->algs;
 	h->attached = 1;
 	err = h->ops->open(&cfg->backend, &h->region, &h->be);
 	if (err) {

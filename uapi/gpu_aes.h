@@ -43,8 +43,22 @@
 #define GPU_AES_ABI_VERSION	3U
 #define GPU_AES_DEVICE_NAME	"gpu_aes"
 
-/* Feature bits of struct gpu_aes_info.features; none are optional yet. */
+/*
+ * Feature bits of struct gpu_aes_info.features and gpu_aes_setup.features.
+ * The ABI grows by features both sides know, not by versions (ublk's
+ * model): a module offers what it has in INFO, a helper asks in SETUP
+ * for what it knows of those, and either side meets an older other one
+ * on what they share.
+ *
+ * NEED_WAKEUP: the helper sleeps only after setting
+ *	GPU_AES_HELPER_NEED_WAKEUP; every helper needs it.
+ * ALGS: the module says which algorithms it may post (gpu_aes_info.algs)
+ *	and posts only those the helper says it serves (gpu_aes_setup.algs);
+ *	the rest run on the CPU.  A helper that does not ask for it is taken
+ *	to serve GPU_AES_ALGS_V3, what every helper of ABI version 3 serves.
+ */
 #define GPU_AES_FEAT_NEED_WAKEUP	(1U << 0)
+#define GPU_AES_FEAT_ALGS		(1U << 1)
 
 #define GPU_AES_CACHELINE	64U
 /* The header's own size; sections start on the page size instead. */
@@ -72,6 +86,17 @@ enum gpu_aes_alg {
 /* The largest enum gpu_aes_alg value: tables indexed by alg - 1. */
 #define GPU_AES_ALG_MAX		4
 
+/* A set of algorithms: bit (1 << alg) for each enum gpu_aes_alg value. */
+#define GPU_AES_ALG_BIT(alg)	(1U << (alg))
+/* The algorithms a helper that does not negotiate them serves. */
+#define GPU_AES_ALGS_V3		(GPU_AES_ALG_BIT(GPU_AES_ALG_ECB) | \
+				 GPU_AES_ALG_BIT(GPU_AES_ALG_CTR) | \
+				 GPU_AES_ALG_BIT(GPU_AES_ALG_XTS) | \
+				 GPU_AES_ALG_BIT(GPU_AES_ALG_GCM))
+/* Every algorithm this header defines. */
+#define GPU_AES_ALGS_KNOWN	((GPU_AES_ALG_BIT(GPU_AES_ALG_MAX + 1) - 1) & \
+				 ~GPU_AES_ALG_BIT(0))
+
 enum gpu_aes_dir {
 	GPU_AES_DIR_ENCRYPT = 0,
 	GPU_AES_DIR_DECRYPT = 1,
@@ -90,7 +115,7 @@ struct gpu_aes_region_hdr {
 	__u32 queue_entries;
 	__u32 nr_keys;
 	__u32 page_size;
-	__u32 reserved0;
+	__u32 algs;		/* the algorithms the kernel posts (ALG_BIT) */
 	__u64 region_size;
 	__u64 queues_off;	/* queue q at queues_off + q * queue_stride */
 	__u64 queue_stride;
@@ -230,7 +255,7 @@ struct gpu_aes_info {
 	 * so nr_cpus queues give every CPU its own.
 	 */
 	__u32 nr_cpus;
-	__u32 reserved0;
+	__u32 algs;		/* FEAT_ALGS: the algorithms it may post */
 	__u64 reserved[3];
 };
 
@@ -249,7 +274,9 @@ struct gpu_aes_setup {
 	__u64 queue_data_size;	/* multiple of page_size */
 	__u64 region_addr;
 	__u64 region_size;
-	__u64 reserved[3];	/* must be zero */
+	__u32 algs;		/* FEAT_ALGS: those it serves; else must be 0 */
+	__u32 reserved0;	/* must be zero */
+	__u64 reserved[2];	/* must be zero */
 };
 
 #define GPU_AES_IOC_MAGIC	0xA5

@@ -665,6 +665,7 @@ static void null_nop(struct gpu_aes_backend *be)
 
 static const struct gpu_aes_backend_ops null_ops = {
 	.name = "null",
+	.algs = GPU_AES_ALGS_KNOWN,
 	.probe = null_probe,
 	.open = null_open,
 	.submit = null_submit,

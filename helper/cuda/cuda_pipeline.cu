@@ -888,7 +888,7 @@ unsigned int cuda_describe(struct gpu_aes_backend *be,
 } /* namespace gpu_aes_cuda */
 
 extern "C" const struct gpu_aes_backend_ops gpu_aes_backend_cuda = {
-	"cuda", gpu_aes_cuda::cuda_probe, gpu_aes_cuda::cuda_open,
+	"cuda", GPU_AES_ALGS_V3, gpu_aes_cuda::cuda_probe, gpu_aes_cuda::cuda_open,
 	gpu_aes_cuda::cuda_submit, gpu_aes_cuda::cuda_drain,
 	gpu_aes_cuda::cuda_close, gpu_aes_cuda::cuda_idle,
 	gpu_aes_cuda::cuda_describe,

@@ -44,6 +44,11 @@ struct gpu_aes_region {
 	uint64_t queue_data_size;	/* each queue's slice */
 	uint64_t data_size;
 	size_t map_size;		/* mapping length (>= size) */
+	/*
+	 * The algorithms both sides agreed on at SETUP (GPU_AES_ALG_BIT()):
+	 * an entry of another is refused, whatever the header says.
+	 */
+	uint32_t algs;
 };
 
 /* One request: a copy of its sqe plus the result. */
@@ -89,6 +94,8 @@ struct gpu_aes_backend;
 
 struct gpu_aes_backend_ops {
 	const char *name;
+	/* The algorithms it serves: GPU_AES_ALG_BIT() of each. */
+	uint32_t algs;
 	/* 0 when the backend can run on this machine (e.g. a GPU exists). */
 	int (*probe)(void);
 	int (*open)(const struct gpu_aes_backend_config *cfg,

@@ -163,6 +163,9 @@ int32_t gpu_aes_core_check_sqe(const struct gpu_aes_region *r, uint32_t queue,
 	memcpy(seg->iv, sqe->iv, sizeof(seg->iv));
 	seg->status = GPU_AES_STATUS_EIO;
 
+	/* Not agreed at SETUP: the backend may not know it. */
+	if (seg->alg > GPU_AES_ALG_MAX || !(r->algs & GPU_AES_ALG_BIT(seg->alg)))
+		return GPU_AES_STATUS_EINVAL;
 	if (!gpu_aes_sqe_alg_fields_valid(sqe))
 		return GPU_AES_STATUS_EINVAL;
 	if (seg->dir != GPU_AES_DIR_ENCRYPT && seg->dir != GPU_AES_DIR_DECRYPT)

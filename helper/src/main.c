@@ -416,7 +416,8 @@ static int serve(const struct options *o, const struct gpu_aes_backend_ops *ops)
 		 (unsigned long long)(r.queue_data_size >> 20), r.nr_keys,
 		 pages_name(pages));
 
-	err = gpu_aes_transport_dev_open(o->device, &info, &r, &t);
+	err = gpu_aes_transport_dev_open(o->device, &info, ops->algs, &r,
+					 &t);
 	if (err) {
 		status = exit_for_errno(-err);
 		goto out;

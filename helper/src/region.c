@@ -202,11 +202,13 @@ void gpu_aes_region_init_hdr(struct gpu_aes_region *r)
 	memset(r->base, 0, l.data_off);
 	h->magic = GPU_AES_MAGIC;
 	h->abi_version = GPU_AES_ABI_VERSION;
-	h->features = GPU_AES_FEAT_NEED_WAKEUP;
+	h->features = GPU_AES_FEAT_NEED_WAKEUP | GPU_AES_FEAT_ALGS;
 	h->nr_queues = r->nr_queues;
 	h->queue_entries = r->queue_entries;
 	h->nr_keys = r->nr_keys;
 	h->page_size = r->page_size;
+	h->algs = GPU_AES_ALGS_KNOWN;
+	r->algs = h->algs;
 	h->region_size = r->size;
 	h->queues_off = l.queues_off;
 	h->queue_stride = l.queue_stride;

@@ -44,7 +44,8 @@ int gpu_aes_region_alloc(const struct gpu_aes_geometry *g,
 
 /*
  * Writes the header the way the kernel does in GPU_AES_IOC_SETUP and
- * zeroes the queues and key table: for tests that play the kernel by hand.
+ * zeroes the queues and key table, every algorithm agreed: for tests that
+ * play the kernel by hand.
  */
 void gpu_aes_region_init_hdr(struct gpu_aes_region *r);
 

@@ -44,11 +44,13 @@ int gpu_aes_transport_dev_info(const char *path, struct gpu_aes_info *info);
 
 /*
  * Opens the device and attaches the region (GPU_AES_IOC_SETUP), which the
- * kernel then fills in; @info is what gpu_aes_transport_dev_info() said.
+ * kernel then fills in; @info is what gpu_aes_transport_dev_info() said,
+ * @served the algorithms the backend serves (GPU_AES_ALG_BIT()): the
+ * module is asked for those of them it has (r->algs after).
  * Errors are logged with what to do about them; returns -errno.
  */
 int gpu_aes_transport_dev_open(const char *path, const struct gpu_aes_info *info,
-			       struct gpu_aes_region *r,
+			       uint32_t served, struct gpu_aes_region *r,
 			       struct gpu_aes_transport **out);
 
 /*

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -143,6 +144,77 @@ int gpu_aes_transport_dev_info(const char *path, struct gpu_aes_info *info)
 	return 0;
 }
 
+static const char *alg_name(enum gpu_aes_alg alg)
+{
+	switch (alg) {
+	case GPU_AES_ALG_ECB:
+		return "ecb";
+	case GPU_AES_ALG_CTR:
+		return "ctr";
+	case GPU_AES_ALG_XTS:
+		return "xts";
+	case GPU_AES_ALG_GCM:
+		return "gcm";
+	}
+	return "?";
+}
+
+/* "ecb ctr" for a GPU_AES_ALG_BIT() set, "none" for an empty one. */
+static const char *alg_set_str(uint32_t set, char *buf, size_t size)
+{
+	size_t n = 0;
+	unsigned int alg;
+
+	buf[0] = 0;
+	for (alg = 1; alg <= GPU_AES_ALG_MAX; alg++)
+		if (set & GPU_AES_ALG_BIT(alg) && n < size)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s",
+					      n ? " " : "",
+					      alg_name((enum gpu_aes_alg)alg));
+	return buf[0] ? buf : "none";
+}
+
+/*
+ * The algorithms to ask for: what the module may post and we serve.  A
+ * module without GPU_AES_FEAT_ALGS posts GPU_AES_ALGS_V3, which every
+ * backend serves.
+ */
+static int agree_algs(const struct gpu_aes_info *info, uint32_t served,
+		      struct gpu_aes_setup *s)
+{
+	char posts[64], serves[64], left[64];
+
+	if (!(info->features & GPU_AES_FEAT_ALGS)) {
+		alg_set_str(GPU_AES_ALGS_V3, posts, sizeof(posts));
+		if (GPU_AES_ALGS_V3 & ~served) {
+			log_err("the module posts %s without asking, this backend serves only %s",
+				posts, alg_set_str(served, serves,
+						   sizeof(serves)));
+			return -EPROTO;
+		}
+		log_info("algorithms served: %s (the module predates algorithm negotiation)",
+			 posts);
+		s->algs = 0;
+		return 0;
+	}
+	s->features |= GPU_AES_FEAT_ALGS;
+	s->algs = info->algs & served;
+	if (!s->algs) {
+		log_err("the module posts %s, this backend serves %s: nothing to do",
+			alg_set_str(info->algs, posts, sizeof(posts)),
+			alg_set_str(served, serves, sizeof(serves)));
+		return -EPROTO;
+	}
+	if (info->algs & ~served)
+		log_info("algorithms served: %s; %s stay on the module's CPU path (fallback_unsupported)",
+			 alg_set_str(s->algs, serves, sizeof(serves)),
+			 alg_set_str(info->algs & ~served, left, sizeof(left)));
+	else
+		log_info("algorithms served: %s",
+			 alg_set_str(s->algs, serves, sizeof(serves)));
+	return 0;
+}
+
 static int check_fits(const struct gpu_aes_region *r,
 		      const struct gpu_aes_info *info)
 {
@@ -159,14 +231,18 @@ static int check_fits(const struct gpu_aes_region *r,
 }
 
 static int setup(struct dev *d, struct gpu_aes_region *r,
-		 const struct gpu_aes_info *info)
+		 const struct gpu_aes_info *info, uint32_t served)
 {
 	struct gpu_aes_setup s;
 	const struct gpu_aes_region_hdr *h = r->hdr;
+	int err;
 
 	memset(&s, 0, sizeof(s));
 	s.abi_version = GPU_AES_ABI_VERSION;
 	s.features = info->features & GPU_AES_FEAT_NEED_WAKEUP;
+	err = agree_algs(info, served, &s);
+	if (err)
+		return err;
 	s.nr_queues = r->nr_queues;
 	s.queue_entries = r->queue_entries;
 	s.nr_keys = r->nr_keys;
@@ -175,7 +251,7 @@ static int setup(struct dev *d, struct gpu_aes_region *r,
 	s.region_addr = (uint64_t)(uintptr_t)r->base;
 	s.region_size = r->size;
 	if (ioctl(d->fd, GPU_AES_IOC_SETUP, &s) < 0) {
-		int err = errno;
+		err = errno;
 
 		if (err == EBUSY)
 			log_open_error(d->path, err);
@@ -195,15 +271,17 @@ static int setup(struct dev *d, struct gpu_aes_region *r,
 	    h->nr_queues != r->nr_queues ||
 	    h->queue_entries != r->queue_entries || h->nr_keys != r->nr_keys ||
 	    h->queue_data_size != r->queue_data_size ||
-	    h->region_size != r->size) {
+	    h->region_size != r->size ||
+	    (s.features & GPU_AES_FEAT_ALGS && h->algs != s.algs)) {
 		log_err("region header written by the module does not match the request");
 		return -EPROTO;
 	}
+	r->algs = s.features & GPU_AES_FEAT_ALGS ? s.algs : GPU_AES_ALGS_V3;
 	return 0;
 }
 
 int gpu_aes_transport_dev_open(const char *path, const struct gpu_aes_info *info,
-			       struct gpu_aes_region *r,
+			       uint32_t served, struct gpu_aes_region *r,
 			       struct gpu_aes_transport **out)
 {
 	struct dev *d;
@@ -223,7 +301,7 @@ int gpu_aes_transport_dev_open(const char *path, const struct gpu_aes_info *info
 		free(d);
 		return err;
 	}
-	err = setup(d, r, info);
+	err = setup(d, r, info, served);
 	if (err) {
 		close(d->fd);
 		free(d);

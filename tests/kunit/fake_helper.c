@@ -288,9 +288,9 @@ void fake_helper_set_automatic(struct fake_helper *h, bool on)
 	}
 }
 
-int fake_helper_attach_queues(struct fake_helper *h, struct gpu_aes_ring *ring,
-			      u32 nr_queues, u32 nr_entries, u32 nr_keys,
-			      u64 queue_data, bool automatic)
+int fake_helper_attach_algs(struct fake_helper *h, struct gpu_aes_ring *ring,
+			    u32 nr_queues, u32 nr_entries, u32 nr_keys,
+			    u64 queue_data, bool automatic, u32 algs)
 {
 	u32 i;
 	int ret;
@@ -306,6 +306,10 @@ int fake_helper_attach_queues(struct fake_helper *h, struct gpu_aes_ring *ring,
 	h->geo.queue_data_size = queue_data;
 	h->setup.abi_version = GPU_AES_ABI_VERSION;
 	h->setup.features = GPU_AES_FEAT_NEED_WAKEUP;
+	if (algs != FAKE_HELPER_ALGS_V3) {
+		h->setup.features |= GPU_AES_FEAT_ALGS;
+		h->setup.algs = algs;
+	}
 	h->setup.nr_queues = nr_queues;
 	h->setup.queue_entries = nr_entries;
 	h->setup.nr_keys = nr_keys;
@@ -351,6 +355,15 @@ int fake_helper_attach_queues(struct fake_helper *h, struct gpu_aes_ring *ring,
 	if (automatic)
 		fake_helper_set_flags(h, GPU_AES_HELPER_NEED_WAKEUP);
 	return 0;
+}
+
+int fake_helper_attach_queues(struct fake_helper *h, struct gpu_aes_ring *ring,
+			      u32 nr_queues, u32 nr_entries, u32 nr_keys,
+			      u64 queue_data, bool automatic)
+{
+	return fake_helper_attach_algs(h, ring, nr_queues, nr_entries, nr_keys,
+				       queue_data, automatic,
+				       GPU_AES_ALGS_KNOWN);
 }
 
 int fake_helper_attach(struct fake_helper *h, struct gpu_aes_ring *ring,

@@ -87,6 +87,14 @@ int fake_helper_attach(struct fake_helper *h, struct gpu_aes_ring *ring,
 int fake_helper_attach_queues(struct fake_helper *h, struct gpu_aes_ring *ring,
 			      u32 nr_queues, u32 nr_entries, u32 nr_keys,
 			      u64 queue_data, bool automatic);
+/*
+ * ... serving @algs (GPU_AES_FEAT_ALGS); FAKE_HELPER_ALGS_V3: a helper
+ * that predates the feature.  The others serve GPU_AES_ALGS_KNOWN.
+ */
+#define FAKE_HELPER_ALGS_V3	0U
+int fake_helper_attach_algs(struct fake_helper *h, struct gpu_aes_ring *ring,
+			    u32 nr_queues, u32 nr_entries, u32 nr_keys,
+			    u64 queue_data, bool automatic, u32 algs);
 void fake_helper_detach(struct fake_helper *h);
 
 /* Make queue @q the one the calls below work on. */

@@ -100,10 +100,91 @@ static void gpu_aes_setup_check_rejects(struct kunit *test)
 				    "reserved[%u]", i);
 	}
 	gt_setup_fill(&s, 1, 16, 16, SZ_1M);
+	s.reserved0 = 1;
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), -EINVAL);
+	gt_setup_fill(&s, 1, 16, 16, SZ_1M);
 	s.region_size += PAGE_SIZE;
 	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), -EINVAL);
 	s.region_size -= 2 * PAGE_SIZE;
 	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), -EINVAL);
+}
+
+/*
+ * GPU_AES_FEAT_ALGS: asked for, the set must name an algorithm the module
+ * posts (bits it does not know are ignored, for a newer helper's sake);
+ * not asked for, the field is reserved.
+ */
+static void gpu_aes_setup_check_algs(struct kunit *test)
+{
+	const u32 ecb = GPU_AES_ALG_BIT(GPU_AES_ALG_ECB);
+	struct gpu_aes_ring *ring = &gpu_aes_ring;
+	struct gpu_aes_setup s;
+
+	gt_setup_fill(&s, 1, 16, 16, SZ_1M);
+	s.algs = ecb;
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), -EINVAL);
+	s.features |= GPU_AES_FEAT_ALGS;
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), 0);
+	s.algs = ecb | 1U << 31;
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), 0);
+	s.algs = 1U << 31 | GPU_AES_ALG_BIT(0);
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), -EINVAL);
+	s.algs = 0;
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), -EINVAL);
+	s.algs = gpu_aes_alg_set();
+	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), 0);
+}
+
+/* A helper that does not negotiate serves what ABI version 3 had. */
+static void gpu_aes_setup_algs_v3_helper(struct kunit *test)
+{
+	struct fake_helper *h = gt_ring_setup_algs(test, FAKE_HELPER_ALGS_V3);
+
+	KUNIT_EXPECT_EQ(test, h->hdr->features, GPU_AES_FEAT_NEED_WAKEUP);
+	KUNIT_EXPECT_EQ(test, h->hdr->algs, GPU_AES_ALGS_V3);
+	KUNIT_EXPECT_EQ(test, gpu_aes_ring.algs, GPU_AES_ALGS_V3);
+}
+
+/*
+ * An algorithm the helper does not serve runs on the CPU, synchronously,
+ * counted as fallback_unsupported and by no dispatch decision; the others
+ * still go to the ring.
+ */
+static void gpu_aes_setup_algs_unserved_on_cpu(struct kunit *test)
+{
+	const u32 ecb = GPU_AES_ALG_BIT(GPU_AES_ALG_ECB);
+	struct fake_helper *h = gt_ring_setup_algs(test, ecb | 1U << 31);
+	struct gt_tfm *tc = gt_tfm_new(test, true, 16);
+	struct gt_tfm *te = gt_tfm_new(test, false, 16);
+	struct gt_stats st;
+	struct gt_req *r;
+
+	KUNIT_EXPECT_EQ(test, h->hdr->features,
+			GPU_AES_FEAT_NEED_WAKEUP | GPU_AES_FEAT_ALGS);
+	KUNIT_EXPECT_EQ(test, h->hdr->algs, ecb);
+	gt_stats_snap(&st);
+	r = gt_req_new(test, tc, 4096, GT_BL);
+	KUNIT_EXPECT_EQ(test, gt_req_start(r, false), 0);
+	gt_req_expect_done(test, r);
+	r = gt_req_new(test, tc, 64, GT_BL);
+	KUNIT_EXPECT_EQ(test, gt_req_start(r, true), 0);
+	gt_req_expect_done(test, r);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&st,
+					     GPU_AES_STAT_FALLBACK_UNSUPPORTED), 2);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&st, GPU_AES_STAT_FALLBACK_POLICY),
+			0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&st,
+					     GT_RING_STAT(GPU_AES_ALG_CTR)), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqes), 0);
+
+	r = gt_req_new(test, te, 4096, GT_BL);
+	KUNIT_ASSERT_EQ(test, gt_req_start(r, false), -EINPROGRESS);
+	gt_helper_complete_all(test, h, 1);
+	gt_req_expect_done(test, r);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&st,
+					     GT_RING_STAT(GPU_AES_ALG_ECB)), 1);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&st,
+					     GPU_AES_STAT_FALLBACK_UNSUPPORTED), 2);
 }
 
 static void gt_vfree(void *p)
@@ -128,6 +209,7 @@ static void gpu_aes_setup_attach(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hdr->queue_entries, 32);
 	KUNIT_EXPECT_EQ(test, hdr->nr_keys, FAKE_HELPER_KEYS);
 	KUNIT_EXPECT_EQ(test, hdr->page_size, PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, hdr->algs, gpu_aes_alg_set());
 	KUNIT_EXPECT_EQ(test, hdr->region_size, h->layout.region_size);
 	KUNIT_EXPECT_EQ(test, hdr->queues_off, h->layout.queues_off);
 	KUNIT_EXPECT_EQ(test, hdr->queue_stride, h->layout.queue_stride);
@@ -166,6 +248,9 @@ static void gpu_aes_setup_attach(struct kunit *test)
 static struct kunit_case gpu_aes_setup_cases[] = {
 	KUNIT_CASE(gpu_aes_setup_check_rejects),
 	KUNIT_CASE(gpu_aes_setup_attach),
+	KUNIT_CASE(gpu_aes_setup_check_algs),
+	KUNIT_CASE(gpu_aes_setup_algs_v3_helper),
+	KUNIT_CASE(gpu_aes_setup_algs_unserved_on_cpu),
 	{}
 };
 

@@ -287,6 +287,25 @@ struct fake_helper *gt_helper_queues(struct kunit *test, u32 nr_queues,
 	return h;
 }
 
+struct fake_helper *gt_ring_setup_algs(struct kunit *test, u32 algs)
+{
+	struct fake_helper *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	gt_wait_algs_tested(test);
+	gt_set_ring_min_bytes(test, 1);
+	gt_set_timeout_ms(test, 600000);
+	KUNIT_ASSERT_EQ(test, fake_helper_attach_algs(h, &gpu_aes_ring, 1,
+						      FAKE_HELPER_ENTRIES,
+						      FAKE_HELPER_KEYS,
+						      FAKE_HELPER_DATA, false,
+						      algs), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_helper_detach,
+							h), 0);
+	gt_set_dispatch(test, GPU_AES_DISPATCH_RING);
+	return h;
+}
+
 static void gt_queue_restore(void *data)
 {
 	WRITE_ONCE(gpu_aes_ring.test_queue, -1);

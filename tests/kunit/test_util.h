@@ -131,6 +131,12 @@ struct fake_helper *gt_helper_queues(struct kunit *test, u32 nr_queues,
 				     u32 nr_entries, bool automatic);
 
 /*
+ * gt_ring_setup() with a helper that serves @algs (FAKE_HELPER_ALGS_V3:
+ * one that does not say).
+ */
+struct fake_helper *gt_ring_setup_algs(struct kunit *test, u32 algs);
+
+/*
  * Make every submission use queue @q of the ring (UML has one CPU, so
  * tests choose the queue), until the test ends or it is called again.
  */

@@ -133,6 +133,7 @@ static void lifo_submit(struct gpu_aes_backend *be_, struct gpu_aes_batch *b)
 
 static const struct gpu_aes_backend_ops lifo_ops = {
 	.name = "lifo",
+	.algs = GPU_AES_ALGS_KNOWN,
 	.open = lifo_open,
 	.submit = lifo_submit,
 	.drain = lifo_drain,

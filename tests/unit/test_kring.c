@@ -106,6 +106,7 @@ static bool gated_idle(struct gpu_aes_backend *be)
 
 static const struct gpu_aes_backend_ops gated_ops = {
 	.name = "gated-cpu",
+	.algs = GPU_AES_ALGS_KNOWN,
 	.open = gated_open,
 	.submit = gated_submit,
 	.drain = gated_drain,

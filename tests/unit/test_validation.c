@@ -88,7 +88,7 @@ TEST(validation_each_bad_field_is_einval)
 	ctr.len = 64;
 
 	BAD(1, ctr, alg, 0);
-	BAD(1, ctr, alg, 5);
+	BAD(1, ctr, alg, GPU_AES_ALG_MAX + 1);
 	BAD(1, ctr, alg, 255);
 	BAD(1, ctr, dir, 2);
 	BAD(1, ctr, dir, 255);
@@ -139,6 +139,48 @@ TEST(validation_each_bad_field_is_einval)
 	CHECK_EQ(st.invalid, nr_bad);
 	CHECK_EQ(st.requests, nr_bad + nr_ok);
 	CHECK_EQ(st.bytes, 64);
+	mfix_teardown(&m);
+}
+
+/*
+ * An algorithm the helper did not agree to at SETUP (an older helper's
+ * region, or a backend that lacks it) is refused, however well formed:
+ * the backend may not know it.
+ */
+TEST(validation_unagreed_alg_is_einval)
+{
+	struct gpu_aes_core_stats st;
+	unsigned int nr_bad = 0, nr_ok = 0;
+	struct gpu_aes_sqe ctr, s;
+	uint8_t key[16] = { 7 }, *copy;
+	struct mfix m;
+
+	CHECK_EQ(mfix_alloc(&m, NQ, 64, 8, QDATA), 0);
+	CHECK_EQ(m.r.algs, GPU_AES_ALGS_KNOWN);
+	m.r.algs &= ~GPU_AES_ALG_BIT(GPU_AES_ALG_CTR);
+	mfix_set_key(&m, 1, 1, key, 16, 0);
+	CHECK_EQ(mfix_open(&m, NULL, 1, NULL), 0);
+	CHECK_EQ(mfix_start(&m), 0);
+	copy = v_snapshot(&m);
+	CHECK(copy);
+
+	memset(&ctr, 0, sizeof(ctr));
+	ctr.alg = GPU_AES_ALG_CTR;
+	ctr.key_slot = 1;
+	ctr.key_gen = 1;
+	ctr.data_off = QDATA;
+	ctr.len = 64;
+	BAD(1, ctr, dir, GPU_AES_DIR_ENCRYPT);
+	BAD(1, ctr, dir, GPU_AES_DIR_DECRYPT);
+	CHECK_MEM(m.r.data, copy, m.r.data_size);
+	s = ctr;
+	s.alg = GPU_AES_ALG_ECB;
+	CHECK(v_expect(&m, 1, &s, GPU_AES_STATUS_OK, &nr_ok, "ecb", __LINE__));
+
+	mfix_stop(&m);
+	gpu_aes_core_get_stats(m.core, &st);
+	CHECK_EQ(st.invalid, nr_bad);
+	CHECK_EQ(st.requests, 3);
 	mfix_teardown(&m);
 }
 

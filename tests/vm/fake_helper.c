@@ -348,15 +348,16 @@ static void access_info(int fd, struct gpu_aes_info *info)
 	memset(info, 0xff, sizeof(*info));
 	e = errno_of(ioctl(fd, GPU_AES_IOC_INFO, info));
 	check(e == 0 && info->abi_version == GPU_AES_ABI_VERSION &&
-	      info->features == GPU_AES_FEAT_NEED_WAKEUP &&
+	      info->features == (GPU_AES_FEAT_NEED_WAKEUP | GPU_AES_FEAT_ALGS) &&
 	      info->max_entries == GPU_AES_MAX_ENTRIES &&
 	      info->max_keys == GPU_AES_MAX_KEYS &&
 	      info->max_data_size == GPU_AES_MAX_DATA &&
-	      info->reserved0 == 0 && !info->reserved[0] && !info->reserved[1] &&
-	      !info->reserved[2],
-	      "INFO before SETUP: version %u, features %#x, max_entries %u, max_keys %u, max_data_size %llu, reserved fields zero (errno %d)",
-	      info->abi_version, info->features, info->max_entries,
-	      info->max_keys, (unsigned long long)info->max_data_size, e);
+	      info->algs == GPU_AES_ALGS_KNOWN && !info->reserved[0] &&
+	      !info->reserved[1] && !info->reserved[2],
+	      "INFO before SETUP: version %u, features %#x, algs %#x, max_entries %u, max_keys %u, max_data_size %llu, reserved fields zero (errno %d)",
+	      info->abi_version, info->features, info->algs,
+	      info->max_entries, info->max_keys,
+	      (unsigned long long)info->max_data_size, e);
 	check(info->max_queues >= 1 && info->max_queues <= GPU_AES_MAX_QUEUES,
 	      "INFO max_queues %u is within 1..%u", info->max_queues,
 	      GPU_AES_MAX_QUEUES);
@@ -427,11 +428,28 @@ static void access_setup(int fd, uint32_t nq)
 	BAD(abi_version, GPU_AES_ABI_VERSION + 1, EINVAL);
 	BAD(abi_version, 2, EINVAL);
 	BAD(abi_version, 0, EINVAL);
-	BAD(features, 2, EINVAL);
+	BAD(features, 4, EINVAL);
 	BAD(features, 0x80000000u, EINVAL);
+	BAD(reserved0, 1, EINVAL);
 	BAD(reserved[0], 1, EINVAL);
-	BAD(reserved[1], 1, EINVAL);
-	BAD(reserved[2], 0x8000000000000000ull, EINVAL);
+	BAD(reserved[1], 0x8000000000000000ull, EINVAL);
+	/* algs only with GPU_AES_FEAT_ALGS, and then naming one of ours. */
+	BAD(algs, GPU_AES_ALG_BIT(GPU_AES_ALG_ECB), EINVAL);
+	{
+		static const uint32_t bad_algs[] = {
+			0, GPU_AES_ALG_BIT(0), 0x80000000u,
+		};
+
+		for (i = 0; i < sizeof(bad_algs) / sizeof(bad_algs[0]); i++) {
+			b = r.s;
+			b.features |= GPU_AES_FEAT_ALGS;
+			b.algs = bad_algs[i];
+			e = errno_of(ioctl(fd, GPU_AES_IOC_SETUP, &b));
+			check(e == EINVAL,
+			      "SETUP with GPU_AES_FEAT_ALGS and algs %#x fails with EINVAL (errno %d)",
+			      bad_algs[i], e);
+		}
+	}
 	BADG(nr_queues, 0, EINVAL);
 	BADG(nr_queues, info.max_queues + 1, EINVAL);
 	BADG(nr_queues, GPU_AES_MAX_QUEUES + 1, EINVAL);
@@ -546,6 +564,8 @@ static void access_setup(int fd, uint32_t nq)
 	want.queue_entries = 16;
 	want.nr_keys = 4;
 	want.page_size = pg;
+	/* This helper does not negotiate: what ABI version 3's served. */
+	want.algs = GPU_AES_ALGS_V3;
 	want.region_size = r.l.region_size;
 	want.queues_off = r.l.queues_off;
 	want.queue_stride = r.l.queue_stride;
@@ -555,12 +575,13 @@ static void access_setup(int fd, uint32_t nq)
 	check(r.h->magic == want.magic && r.h->abi_version == want.abi_version &&
 	      r.h->features == want.features && r.h->nr_queues == nq &&
 	      r.h->queue_entries == 16 && r.h->nr_keys == 4 &&
-	      r.h->page_size == pg && r.h->region_size == r.l.region_size &&
+	      r.h->page_size == pg && r.h->algs == GPU_AES_ALGS_V3 &&
+	      r.h->region_size == r.l.region_size &&
 	      r.h->queues_off == r.l.queues_off &&
 	      r.h->queue_stride == r.l.queue_stride &&
 	      r.h->keys_off == r.l.keys_off && r.h->data_off == r.l.data_off &&
 	      r.h->queue_data_size == qmin,
-	      "header fields are gpu_aes_layout()'s: queues_off %llu, queue_stride %llu, keys_off %llu, data_off %llu, region_size %llu",
+	      "header fields are gpu_aes_layout()'s, algs those of a helper that does not negotiate: queues_off %llu, queue_stride %llu, keys_off %llu, data_off %llu, region_size %llu",
 	      (unsigned long long)r.h->queues_off,
 	      (unsigned long long)r.h->queue_stride,
 	      (unsigned long long)r.h->keys_off,
@@ -568,7 +589,7 @@ static void access_setup(int fd, uint32_t nq)
 	      (unsigned long long)r.h->region_size);
 	check(!memcmp(r.h, &want, sizeof(want)) &&
 	      all_bytes(r.base + sizeof(want), r.l.queues_off - sizeof(want), 0),
-	      "the rest of the header page is zero (reserved0, padding, the helper's cost fields; %llu bytes)",
+	      "the rest of the header page is zero (padding, the helper's cost fields; %llu bytes)",
 	      (unsigned long long)r.l.queues_off);
 	for (q = 0; q < nq; q++)
 		check(all_bytes(r.base + r.l.queues_off + q * r.l.queue_stride,
@@ -1041,7 +1062,7 @@ static void scribble_headers(struct hostile *x)
 	h->queue_entries = (uint32_t)rnd(&x->rs);
 	h->nr_keys = (uint32_t)rnd(&x->rs);
 	h->page_size = (uint32_t)rnd(&x->rs);
-	h->reserved0 = (uint32_t)rnd(&x->rs);
+	h->algs = (uint32_t)rnd(&x->rs);
 	h->region_size = rnd(&x->rs);
 	h->queues_off = rnd(&x->rs);
 	h->queue_stride = rnd(&x->rs);
