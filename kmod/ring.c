@@ -77,16 +77,6 @@ void gpu_aes_ring_exit(struct gpu_aes_ring *ring)
 	ring->queues = NULL;
 }
 
-static void gpu_aes_geometry_of(const struct gpu_aes_setup *s,
-				struct gpu_aes_geometry *g)
-{
-	g->nr_queues = s->nr_queues;
-	g->queue_entries = s->queue_entries;
-	g->nr_keys = s->nr_keys;
-	g->page_size = s->page_size;
-	g->queue_data_size = s->queue_data_size;
-}
-
 /*
  * What a checked SETUP's helper serves of ours: what it says, with
  * GPU_AES_FEAT_ALGS; else what every helper of this ABI version serves.
@@ -100,7 +90,7 @@ static u32 gpu_aes_setup_algs(const struct gpu_aes_setup *s)
 int gpu_aes_setup_check(const struct gpu_aes_ring *ring,
 			const struct gpu_aes_setup *s)
 {
-	struct gpu_aes_geometry g;
+	struct gpu_aes_geometry g = s->geo;
 	struct gpu_aes_layout l;
 
 	if (s->abi_version != GPU_AES_ABI_VERSION ||
@@ -111,7 +101,6 @@ int gpu_aes_setup_check(const struct gpu_aes_ring *ring,
 	if (s->features & GPU_AES_FEAT_ALGS ?
 	    !(s->algs & gpu_aes_alg_set()) : s->algs)
 		return -EINVAL;
-	gpu_aes_geometry_of(s, &g);
 	if (!gpu_aes_geometry_valid(&g) || g.page_size != PAGE_SIZE ||
 	    g.nr_queues > ring->max_queues)
 		return -EINVAL;
@@ -925,7 +914,7 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	struct gpu_aes_region_hdr *hdr = base;
 	struct gpu_aes_queue_tables *qt = NULL;
 	struct gpu_aes_tfm_key **key_owner;
-	struct gpu_aes_geometry g;
+	struct gpu_aes_geometry g = s->geo;
 	struct gpu_aes_layout l;
 	struct gpu_aes_queue *q;
 	unsigned long *key_map;
@@ -935,7 +924,6 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	ret = gpu_aes_setup_check(ring, s);
 	if (ret)
 		return ret;
-	gpu_aes_geometry_of(s, &g);
 	gpu_aes_layout(&g, &l);
 	key_map = kvcalloc(BITS_TO_LONGS(g.nr_keys), sizeof(long), GFP_KERNEL);
 	key_gen = kvcalloc(g.nr_keys, sizeof(*key_gen), GFP_KERNEL);
@@ -965,20 +953,7 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	}
 	/* Queues and key table start zeroed; the data area is the helper's. */
 	memset(base, 0, l.data_off);
-	hdr->magic = GPU_AES_MAGIC;
-	hdr->abi_version = GPU_AES_ABI_VERSION;
-	hdr->features = s->features;
-	hdr->nr_queues = g.nr_queues;
-	hdr->queue_entries = g.queue_entries;
-	hdr->nr_keys = g.nr_keys;
-	hdr->page_size = g.page_size;
-	hdr->algs = gpu_aes_setup_algs(s);
-	hdr->region_size = l.region_size;
-	hdr->queues_off = l.queues_off;
-	hdr->queue_stride = l.queue_stride;
-	hdr->keys_off = l.keys_off;
-	hdr->data_off = l.data_off;
-	hdr->queue_data_size = g.queue_data_size;
+	gpu_aes_hdr_fill(hdr, &g, &l, s->features, gpu_aes_setup_algs(s));
 
 	spin_lock_bh(&ring->key_lock);
 	ring->hdr = hdr;

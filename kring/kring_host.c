@@ -111,11 +111,7 @@ int kring_host_start(const struct kring_host_config *cfg,
 	s.abi_version = GPU_AES_ABI_VERSION;
 	s.features = GPU_AES_FEAT_NEED_WAKEUP | GPU_AES_FEAT_ALGS;
 	s.algs = h->ops->algs;
-	s.nr_queues = g.nr_queues;
-	s.queue_entries = g.queue_entries;
-	s.nr_keys = g.nr_keys;
-	s.page_size = g.page_size;
-	s.queue_data_size = g.queue_data_size;
+	s.geo = g;
 	s.region_addr = (uint64_t)(uintptr_t)h->region.base;
 	s.region_size = h->region.size;
 	err = gpu_aes_transport_inproc_open(host_reap, h, &h->t);

@@ -260,6 +260,18 @@ struct gpu_aes_info {
 };
 
 /*
+ * What the region's layout depends on (gpu_aes_layout()): the sizes a
+ * helper asks for in SETUP, checked by gpu_aes_geometry_valid().
+ */
+struct gpu_aes_geometry {
+	__u32 nr_queues;
+	__u32 queue_entries;	/* power of two */
+	__u32 nr_keys;
+	__u32 page_size;	/* gpu_aes_info.page_size */
+	__u64 queue_data_size;	/* multiple of page_size */
+};
+
+/*
  * GPU_AES_IOC_SETUP: attach the region.  region_addr/region_size describe
  * page-aligned helper memory of exactly gpu_aes_layout()'s size.  The
  * kernel fills the header and zeroes the queues and key table.
@@ -267,11 +279,7 @@ struct gpu_aes_info {
 struct gpu_aes_setup {
 	__u32 abi_version;	/* GPU_AES_ABI_VERSION */
 	__u32 features;		/* subset of gpu_aes_info.features */
-	__u32 nr_queues;
-	__u32 queue_entries;	/* power of two */
-	__u32 nr_keys;
-	__u32 page_size;	/* gpu_aes_info.page_size */
-	__u64 queue_data_size;	/* multiple of page_size */
+	struct gpu_aes_geometry geo;
 	__u64 region_addr;
 	__u64 region_size;
 	__u32 algs;		/* FEAT_ALGS: those it serves; else must be 0 */
@@ -288,15 +296,6 @@ struct gpu_aes_setup {
  */
 #define GPU_AES_IOC_COMPLETE	_IO(GPU_AES_IOC_MAGIC, 3)
 #define GPU_AES_ALL_QUEUES	0xffffffffU
-
-/* What the layout depends on: struct gpu_aes_setup's sizes. */
-struct gpu_aes_geometry {
-	__u32 nr_queues;
-	__u32 queue_entries;
-	__u32 nr_keys;
-	__u32 page_size;
-	__u64 queue_data_size;
-};
 
 struct gpu_aes_layout {
 	__u64 queues_off;
@@ -365,6 +364,32 @@ static inline GPU_AES_RULE_ATTRS void gpu_aes_layout(const struct gpu_aes_geomet
 				 page);
 	l->data_size = (__u64)g->nr_queues * g->queue_data_size;
 	l->region_size = l->data_off + l->data_size;
+}
+
+/*
+ * The header as the kernel writes it at SETUP (and a helper's tests that
+ * play the kernel): one geometry, its layout, the agreed features and
+ * algorithms.  The helper's cost fields stay as they are.
+ */
+static inline GPU_AES_RULE_ATTRS void gpu_aes_hdr_fill(struct gpu_aes_region_hdr *h,
+						       const struct gpu_aes_geometry *g,
+						       const struct gpu_aes_layout *l,
+						       __u32 features, __u32 algs)
+{
+	h->magic = GPU_AES_MAGIC;
+	h->abi_version = GPU_AES_ABI_VERSION;
+	h->features = features;
+	h->nr_queues = g->nr_queues;
+	h->queue_entries = g->queue_entries;
+	h->nr_keys = g->nr_keys;
+	h->page_size = g->page_size;
+	h->algs = algs;
+	h->region_size = l->region_size;
+	h->queues_off = l->queues_off;
+	h->queue_stride = l->queue_stride;
+	h->keys_off = l->keys_off;
+	h->data_off = l->data_off;
+	h->queue_data_size = g->queue_data_size;
 }
 
 /* A key length crypto_aes_expand_key() takes. */

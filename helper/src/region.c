@@ -187,34 +187,29 @@ int gpu_aes_region_alloc(const struct gpu_aes_geometry *g,
 	return 0;
 }
 
+void gpu_aes_region_geometry_of(const struct gpu_aes_region *r,
+				struct gpu_aes_geometry *g)
+{
+	g->nr_queues = r->nr_queues;
+	g->queue_entries = r->queue_entries;
+	g->nr_keys = r->nr_keys;
+	g->page_size = r->page_size;
+	g->queue_data_size = r->queue_data_size;
+}
+
 void gpu_aes_region_init_hdr(struct gpu_aes_region *r)
 {
-	struct gpu_aes_region_hdr *h = r->hdr;
-	struct gpu_aes_geometry g = {
-		.nr_queues = r->nr_queues, .queue_entries = r->queue_entries,
-		.nr_keys = r->nr_keys, .page_size = r->page_size,
-		.queue_data_size = r->queue_data_size,
-	};
+	struct gpu_aes_geometry g;
 	struct gpu_aes_layout l;
 
+	gpu_aes_region_geometry_of(r, &g);
 	gpu_aes_layout(&g, &l);
 	/* Header, queues and key table: everything before the data. */
 	memset(r->base, 0, l.data_off);
-	h->magic = GPU_AES_MAGIC;
-	h->abi_version = GPU_AES_ABI_VERSION;
-	h->features = GPU_AES_FEAT_NEED_WAKEUP | GPU_AES_FEAT_ALGS;
-	h->nr_queues = r->nr_queues;
-	h->queue_entries = r->queue_entries;
-	h->nr_keys = r->nr_keys;
-	h->page_size = r->page_size;
-	h->algs = GPU_AES_ALGS_KNOWN;
-	r->algs = h->algs;
-	h->region_size = r->size;
-	h->queues_off = l.queues_off;
-	h->queue_stride = l.queue_stride;
-	h->keys_off = l.keys_off;
-	h->data_off = l.data_off;
-	h->queue_data_size = r->queue_data_size;
+	gpu_aes_hdr_fill(r->hdr, &g, &l,
+			 GPU_AES_FEAT_NEED_WAKEUP | GPU_AES_FEAT_ALGS,
+			 GPU_AES_ALGS_KNOWN);
+	r->algs = GPU_AES_ALGS_KNOWN;
 }
 
 void gpu_aes_region_wipe_keys(struct gpu_aes_region *r)

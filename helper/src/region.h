@@ -42,6 +42,10 @@ int gpu_aes_region_alloc(const struct gpu_aes_geometry *g,
 			 struct gpu_aes_region *r,
 			 enum gpu_aes_region_pages *pages);
 
+/* The geometry @r was allocated with (what SETUP asks for). */
+void gpu_aes_region_geometry_of(const struct gpu_aes_region *r,
+				struct gpu_aes_geometry *g);
+
 /*
  * Writes the header the way the kernel does in GPU_AES_IOC_SETUP and
  * zeroes the queues and key table, every algorithm agreed: for tests that

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "region.h"
 #include "transport.h"
 
 struct dev {
@@ -243,11 +244,7 @@ static int setup(struct dev *d, struct gpu_aes_region *r,
 	err = agree_algs(info, served, &s);
 	if (err)
 		return err;
-	s.nr_queues = r->nr_queues;
-	s.queue_entries = r->queue_entries;
-	s.nr_keys = r->nr_keys;
-	s.page_size = r->page_size;
-	s.queue_data_size = r->queue_data_size;
+	gpu_aes_region_geometry_of(r, &s.geo);
 	s.region_addr = (uint64_t)(uintptr_t)r->base;
 	s.region_size = r->size;
 	if (ioctl(d->fd, GPU_AES_IOC_SETUP, &s) < 0) {

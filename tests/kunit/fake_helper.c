@@ -28,7 +28,7 @@ static int fake_helper_key(struct fake_helper *h, const struct gpu_aes_sqe *sqe,
 	const struct gpu_aes_key *k;
 	unsigned int klen;
 
-	if (sqe->key_slot >= h->setup.nr_keys)
+	if (sqe->key_slot >= h->setup.geo.nr_keys)
 		return -EINVAL;
 	k = &h->keys[sqe->key_slot];
 	if (k->gen != sqe->key_gen || k->reserved ||
@@ -310,11 +310,7 @@ int fake_helper_attach_algs(struct fake_helper *h, struct gpu_aes_ring *ring,
 		h->setup.features |= GPU_AES_FEAT_ALGS;
 		h->setup.algs = algs;
 	}
-	h->setup.nr_queues = nr_queues;
-	h->setup.queue_entries = nr_entries;
-	h->setup.nr_keys = nr_keys;
-	h->setup.page_size = PAGE_SIZE;
-	h->setup.queue_data_size = queue_data;
+	h->setup.geo = h->geo;
 	gpu_aes_layout(&h->geo, &h->layout);
 	h->setup.region_size = h->layout.region_size;
 	h->region = vmalloc(h->layout.region_size);

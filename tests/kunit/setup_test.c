@@ -25,11 +25,7 @@ static void gt_setup_fill(struct gpu_aes_setup *s, u32 queues, u32 entries,
 	memset(s, 0, sizeof(*s));
 	s->abi_version = GPU_AES_ABI_VERSION;
 	s->features = GPU_AES_FEAT_NEED_WAKEUP;
-	s->nr_queues = queues;
-	s->queue_entries = entries;
-	s->nr_keys = keys;
-	s->page_size = PAGE_SIZE;
-	s->queue_data_size = data;
+	s->geo = g;
 	gpu_aes_layout(&g, &l);
 	s->region_size = l.region_size;
 }
@@ -91,7 +87,7 @@ static void gpu_aes_setup_check_rejects(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), -EINVAL);
 	/* Another page size than the kernel's: the layout would differ. */
 	gt_setup_fill(&s, 1, 16, 16, SZ_1M);
-	s.page_size = PAGE_SIZE * 2;
+	s.geo.page_size = PAGE_SIZE * 2;
 	KUNIT_EXPECT_EQ(test, gpu_aes_setup_check(ring, &s), -EINVAL);
 	for (i = 0; i < ARRAY_SIZE(s.reserved); i++) {
 		gt_setup_fill(&s, 1, 16, 16, SZ_1M);
@@ -232,7 +228,7 @@ static void gpu_aes_setup_attach(struct kunit *test)
 	s.region_addr = (unsigned long)other;
 	KUNIT_EXPECT_EQ(test, gpu_aes_ring_attach(&gpu_aes_ring, other, &s),
 			-EBUSY);
-	s.queue_entries = 24;
+	s.geo.queue_entries = 24;
 	KUNIT_EXPECT_EQ(test, gpu_aes_ring_attach(&gpu_aes_ring, other, &s),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&st, GPU_AES_STAT_HELPER_ATTACHES),

@@ -95,14 +95,9 @@ static uint32_t page_size(void)
 /* @s's geometry, and region_size as gpu_aes_layout() gives it for them. */
 static void setup_fit(struct gpu_aes_setup *s)
 {
-	struct gpu_aes_geometry g = {
-		.nr_queues = s->nr_queues, .queue_entries = s->queue_entries,
-		.nr_keys = s->nr_keys, .page_size = s->page_size,
-		.queue_data_size = s->queue_data_size,
-	};
 	struct gpu_aes_layout l;
 
-	gpu_aes_layout(&g, &l);
+	gpu_aes_layout(&s->geo, &l);
 	s->region_size = l.region_size;
 }
 
@@ -125,11 +120,7 @@ static int region_map(struct region *r, uint32_t queues, uint32_t entries,
 	gpu_aes_layout(&r->g, &r->l);
 	r->s.abi_version = GPU_AES_ABI_VERSION;
 	r->s.features = GPU_AES_FEAT_NEED_WAKEUP;
-	r->s.nr_queues = queues;
-	r->s.queue_entries = entries;
-	r->s.nr_keys = keys;
-	r->s.page_size = r->g.page_size;
-	r->s.queue_data_size = queue_data;
+	r->s.geo = r->g;
 	r->s.region_size = r->l.region_size;
 	/* A hole after the region, so a SETUP that runs past it faults. */
 	r->base = mmap(NULL, r->l.region_size + GUARD, PROT_READ | PROT_WRITE,
@@ -450,33 +441,33 @@ static void access_setup(int fd, uint32_t nq)
 			      bad_algs[i], e);
 		}
 	}
-	BADG(nr_queues, 0, EINVAL);
-	BADG(nr_queues, info.max_queues + 1, EINVAL);
-	BADG(nr_queues, GPU_AES_MAX_QUEUES + 1, EINVAL);
-	BADG(nr_queues, UINT32_MAX, EINVAL);
-	BADG(queue_entries, 24, EINVAL);
-	BADG(queue_entries, GPU_AES_MIN_ENTRIES / 2, EINVAL);
-	BADG(queue_entries, 0, EINVAL);
-	BADG(queue_entries, GPU_AES_MAX_ENTRIES * 2, EINVAL);
-	BADG(queue_entries, 0x80000000u, EINVAL);
-	BADG(nr_keys, 0, EINVAL);
-	BADG(nr_keys, GPU_AES_MAX_KEYS + 1, EINVAL);
-	BADG(nr_keys, UINT32_MAX, EINVAL);
-	BADG(page_size, 0, EINVAL);
-	BADG(page_size, pg / 2, EINVAL);
-	BADG(page_size, pg * 2, EINVAL);
-	BADG(page_size, 3 * 1024, EINVAL);
+	BADG(geo.nr_queues, 0, EINVAL);
+	BADG(geo.nr_queues, info.max_queues + 1, EINVAL);
+	BADG(geo.nr_queues, GPU_AES_MAX_QUEUES + 1, EINVAL);
+	BADG(geo.nr_queues, UINT32_MAX, EINVAL);
+	BADG(geo.queue_entries, 24, EINVAL);
+	BADG(geo.queue_entries, GPU_AES_MIN_ENTRIES / 2, EINVAL);
+	BADG(geo.queue_entries, 0, EINVAL);
+	BADG(geo.queue_entries, GPU_AES_MAX_ENTRIES * 2, EINVAL);
+	BADG(geo.queue_entries, 0x80000000u, EINVAL);
+	BADG(geo.nr_keys, 0, EINVAL);
+	BADG(geo.nr_keys, GPU_AES_MAX_KEYS + 1, EINVAL);
+	BADG(geo.nr_keys, UINT32_MAX, EINVAL);
+	BADG(geo.page_size, 0, EINVAL);
+	BADG(geo.page_size, pg / 2, EINVAL);
+	BADG(geo.page_size, pg * 2, EINVAL);
+	BADG(geo.page_size, 3 * 1024, EINVAL);
 	if (pg != GPU_AES_MAX_PAGE)
 		/* Valid for the ABI, but not this kernel's page size. */
-		BADG(page_size, GPU_AES_MAX_PAGE, EINVAL);
-	BADG(queue_data_size, qmin + 512, EINVAL);
-	BADG(queue_data_size, qmin - pg, EINVAL);
-	BADG(queue_data_size, qmin / 2, EINVAL);
-	BADG(queue_data_size, 0, EINVAL);
+		BADG(geo.page_size, GPU_AES_MAX_PAGE, EINVAL);
+	BADG(geo.queue_data_size, qmin + 512, EINVAL);
+	BADG(geo.queue_data_size, qmin - pg, EINVAL);
+	BADG(geo.queue_data_size, qmin / 2, EINVAL);
+	BADG(geo.queue_data_size, 0, EINVAL);
 	/* Each slice valid alone, all of them over GPU_AES_MAX_DATA. */
-	BADG(queue_data_size, GPU_AES_MAX_DATA / nq + pg, EINVAL);
-	BADG(queue_data_size, GPU_AES_MAX_DATA, EINVAL);
-	BADG(queue_data_size, UINT64_MAX & ~(uint64_t)(pg - 1), EINVAL);
+	BADG(geo.queue_data_size, GPU_AES_MAX_DATA / nq + pg, EINVAL);
+	BADG(geo.queue_data_size, GPU_AES_MAX_DATA, EINVAL);
+	BADG(geo.queue_data_size, UINT64_MAX & ~(uint64_t)(pg - 1), EINVAL);
 	BAD(region_size, r.l.region_size + pg, EINVAL);
 	BAD(region_size, r.l.region_size - pg, EINVAL);
 	BAD(region_size, r.l.region_size + 1, EINVAL);
@@ -490,7 +481,7 @@ static void access_setup(int fd, uint32_t nq)
 	BAD(region_addr, 0xffff888000000000ull, EFAULT);
 	/* Sizes valid, but the region runs past the mapping (into GUARD). */
 	b = r.s;
-	b.queue_data_size = 2 * qmin;
+	b.geo.queue_data_size = 2 * qmin;
 	setup_fit(&b);
 	e = errno_of(ioctl(fd, GPU_AES_IOC_SETUP, &b));
 	check(e == EFAULT,
