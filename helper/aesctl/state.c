@@ -437,10 +437,10 @@ const struct calg *state_find_driver(const struct state *s,
  */
 static int alg_order(const struct state *s, const char *name)
 {
-	size_t i, n;
+	size_t i;
 
 	for (i = 0; i < s->norder; i++) {
-		n = strlen(s->order[i]);
+		size_t n = strlen(s->order[i]);
 		if (!strncmp(name, s->order[i], n) && !strcmp(name + n, "(aes)"))
 			return (int)i;
 	}

@@ -156,7 +156,7 @@ static const char *size_name(char *buf, size_t len, unsigned long long b)
 /* ns per KiB as s per GB (10^9 bytes): what the benchmarks print. */
 static double s_per_gb(long ns_per_kib)
 {
-	return ns_per_kib * (1e9 / 1024) / 1e9;
+	return (double)ns_per_kib * (1e9 / 1024) / 1e9;
 }
 
 static void why_row_print(const struct why_alg *a, const struct why_row *r)
@@ -172,7 +172,8 @@ static void why_row_print(const struct why_alg *a, const struct why_row *r)
 		printf("; one alone %s (%.1f us on the CPU, %ld on the ring)",
 		       !strcmp(r->lone_choice, "ring") ? "goes to the ring" :
 							  "stays on the CPU",
-		       r->cpu_ns * (double)r->bytes / 1024 / 1000, r->lone_us);
+		       (double)r->cpu_ns * (double)r->bytes / 1024 / 1000,
+		       r->lone_us);
 	printf("\n");
 }
 
@@ -204,7 +205,7 @@ static void why_alg_print(const struct why_alg *a)
 		why_row_print(a, r);
 		shown++;
 	}
-	if (!shown && strcmp(a->cpu_driver, "-"))
+	if (!shown && strcmp(a->cpu_driver, "-") != 0)
 		printf("  %s: CPU driver %s; nothing measured on both paths yet\n",
 		       a->name, a->cpu_driver);
 }
@@ -216,7 +217,7 @@ void why_print(const struct ctl *c, const struct state *s)
 	long long ring = 0, cpu = 0;
 	size_t n, i;
 
-	if (!mode || strcmp(mode->text, "auto"))
+	if (!mode || strcmp(mode->text, "auto") != 0)
 		return;
 	for (i = 0; i < s->stats.n; i++) {
 		const struct kv *v = &s->stats.v[i];
@@ -227,7 +228,8 @@ void why_print(const struct ctl *c, const struct state *s)
 			cpu += v->value;
 	}
 	printf("  auto sent %lld of its %lld decisions to the ring (%.1f%%), %lld to the CPU\n",
-	       ring, ring + cpu, ring + cpu ? 100.0 * ring / (ring + cpu) : 0.0,
+	       ring, ring + cpu, (ring + cpu) ?
+	       100.0 * (double)ring / (double)(ring + cpu) : 0.0,
 	       cpu);
 	n = why_read(c, a);
 	for (i = 0; i < n; i++)

@@ -183,7 +183,7 @@ static const char *alg_set_str(uint32_t set, char *buf, size_t size)
 static int agree_algs(const struct gpu_aes_info *info, uint32_t served,
 		      struct gpu_aes_setup *s)
 {
-	char posts[64], serves[64], left[64];
+	char posts[64], serves[64];
 
 	if (!(info->features & GPU_AES_FEAT_ALGS)) {
 		alg_set_str(GPU_AES_ALGS_V3, posts, sizeof(posts));
@@ -206,13 +206,16 @@ static int agree_algs(const struct gpu_aes_info *info, uint32_t served,
 			alg_set_str(served, serves, sizeof(serves)));
 		return -EPROTO;
 	}
-	if (info->algs & ~served)
+	if (info->algs & ~served) {
+		char left[64];
+
 		log_info("algorithms served: %s; %s stay on the module's CPU path (fallback_unsupported)",
 			 alg_set_str(s->algs, serves, sizeof(serves)),
 			 alg_set_str(info->algs & ~served, left, sizeof(left)));
-	else
+	} else {
 		log_info("algorithms served: %s",
 			 alg_set_str(s->algs, serves, sizeof(serves)));
+	}
 	return 0;
 }
 
@@ -273,7 +276,7 @@ static int setup(struct dev *d, struct gpu_aes_region *r,
 		log_err("region header written by the module does not match the request");
 		return -EPROTO;
 	}
-	r->algs = s.features & GPU_AES_FEAT_ALGS ? s.algs : GPU_AES_ALGS_V3;
+	r->algs = (s.features & GPU_AES_FEAT_ALGS) ? s.algs : GPU_AES_ALGS_V3;
 	return 0;
 }
 
