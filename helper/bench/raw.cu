@@ -51,7 +51,7 @@ int prepare_launch(ctx &c, const gpu_aes_kseg &sg, const gpu_aes_shape &sh,
 	l->chunks = c.chunks;
 	l->keys = c.keys;
 	l->ghash = c.ghash;	/* the sums pile up: only the time matters */
-	l->ext = sg.op > GPU_AES_KOP_ECB_DEC;
+	l->ext = gpu_aes_kop_has(sg.op, GPU_AES_KOPF_EXT);
 	l->nchunks = (uint32_t)ch.size();
 	l->nenc = (uint32_t)nenc;
 	l->max_ctas = (uint32_t)c.sms * sh.ctas_per_sm;
@@ -139,14 +139,28 @@ int time_round_trips(ctx &c, const gpu_aes_kseg &sg, const gpu_aes_shape &sh,
 	return 0;
 }
 
-const char *opname(int op)
-{
-	static const char *const n[] = { "ctr", "ecb-enc", "ecb-dec",
-					 "xts-enc", "xts-dec", "gcm-enc",
-					 "gcm-dec" };
+/*
+ * What is measured, in this order; keys: 1 AES-128, 2 AES-192, 4
+ * AES-256.  ghash: a GCM segment of associated data only (GHASH alone).
+ */
+struct raw_op {
+	uint8_t op;
+	const char *name;
+	unsigned int keys;
+	bool ghash;
+};
 
-	return op >= 0 && op < 7 ? n[op] : "?";
-}
+const raw_op raw_ops[] = {
+	{ GPU_AES_KOP_CTR, "ctr", 7, false },
+	{ GPU_AES_KOP_ECB_ENC, "ecb-enc", 7, false },
+	{ GPU_AES_KOP_ECB_DEC, "ecb-dec", 7, false },
+	/* no AES-192-XTS or -GCM figure asked for */
+	{ GPU_AES_KOP_XTS_ENC, "xts-enc", 5, false },
+	{ GPU_AES_KOP_XTS_DEC, "xts-dec", 5, false },
+	{ GPU_AES_KOP_GCM_ENC, "gcm-enc", 5, false },
+	{ GPU_AES_KOP_GCM_DEC, "gcm-dec", 5, false },
+	{ GPU_AES_KOP_GCM_ENC, "ghash", 1, true },
+};
 
 } /* namespace */
 
@@ -236,19 +250,17 @@ extern "C" int bench_raw(const struct bench_opts *o)
 		       best.variant, best.threads, best.bpt, best.ctas_per_sm,
 		       best_gbps);
 	}
-	/* op 7: GHASH alone, a GCM segment of associated data only */
-	for (int op = 0; op < 8; op++)
+	for (const raw_op &ro : raw_ops)
 	for (int k = 0; k < 3; k++)
 	for (size_t n = o->raw_min; n <= maxb; n *= 4) {
+		const bool gcm = gpu_aes_kop_has(ro.op, GPU_AES_KOPF_GHASH);
 		double s;
 		struct bench_result r;
 
-		if (op >= GPU_AES_KOP_XTS_ENC && k == 1)
-			continue;	/* no AES-192-XTS figure asked for */
-		if (op == 7) {
-			if (k)
-				continue;
-			sg.op = GPU_AES_KOP_GCM_ENC;
+		if (!(ro.keys & (1U << k)))
+			continue;
+		if (ro.ghash) {
+			sg.op = ro.op;
 			sg.key = 0;
 			sg.rounds = 10;
 			sg.len = 0;
@@ -264,20 +276,20 @@ extern "C" int bench_raw(const struct bench_opts *o)
 			bench_add(&r);
 			continue;
 		}
-		sg.op = (uint8_t)op;
+		sg.op = ro.op;
 		sg.key = (uint16_t)k;
 		sg.rounds = (uint8_t)(10 + 2 * k);
 		sg.len = (uint32_t)std::min<size_t>(n, 0xfffffff0U);
 		/* GCM: a TLS record's 13 bytes of AAD; tag and AAD after */
-		sg.aad_len = op >= GPU_AES_KOP_GCM_ENC ? 13 : 0;
-		if (op >= GPU_AES_KOP_GCM_ENC && sg.len + 64 > maxb)
+		sg.aad_len = gcm ? 13 : 0;
+		if (gcm && sg.len + 64 > maxb)
 			sg.len = (uint32_t)(maxb - 64);
 		if (time_launch(c, sg, best, o->seconds, &s))
 			return -1;
 		memset(&r, 0, sizeof(r));
 		snprintf(r.path, sizeof(r.path), "raw-gpu");
 		snprintf(r.alg, sizeof(r.alg), "aes-%d-%s", 128 + 64 * k,
-			 opname(op));
+			 ro.name);
 		r.size = n;
 		r.gbps = sg.len / s / 1e9;
 		snprintf(r.note, sizeof(r.note), "v%u t%u b%u c%u",

@@ -56,6 +56,63 @@ enum gpu_aes_kop {
 };
 
 /*
+ * What host and kernel decide by an op, so that no code compares op
+ * numbers and a new op is a row of gpu_aes_kop_flags() (and its case in
+ * the kernel's dispatch):
+ * DEC_TABLES  runs the inverse cipher: the decryption round keys and the
+ *             inverse T-tables, so its chunks go to the decrypting CTAs;
+ * EXT         only the kernel build with XTS and GCM (aes_kernel.cu) has
+ *             its code: a batch with such a segment takes that build;
+ * GHASH       GCM: the segment hashes a stream of gpu_aes_seg_blocks()
+ *             blocks, spans its tag slot and AAD, and has a GHASH sum the
+ *             host turns into the tag; chunk aux is the hash factor;
+ * TWEAK       XTS: chunk aux is the tweak of its first block, and chunks
+ *             stay within GPU_AES_CHUNK_BLOCKS, where the kernel's x^(32n)
+ *             table ends;
+ * LONG_CHUNKS the per-chunk work is heavy: a batch with such a segment
+ *             (and none with TWEAK) uses chunks up to
+ *             GPU_AES_CHUNK_BLOCKS_GCM.
+ */
+#define GPU_AES_KOPF_DEC_TABLES		(1U << 0)
+#define GPU_AES_KOPF_EXT		(1U << 1)
+#define GPU_AES_KOPF_GHASH		(1U << 2)
+#define GPU_AES_KOPF_TWEAK		(1U << 3)
+#define GPU_AES_KOPF_LONG_CHUNKS	(1U << 4)
+
+#ifdef __CUDACC__
+#define GPU_AES_HD __host__ __device__
+#else
+#define GPU_AES_HD
+#endif
+
+static inline GPU_AES_HD uint32_t gpu_aes_kop_flags(uint32_t op)
+{
+	switch (op) {
+	case GPU_AES_KOP_CTR:
+	case GPU_AES_KOP_ECB_ENC:
+		return 0;
+	case GPU_AES_KOP_ECB_DEC:
+		return GPU_AES_KOPF_DEC_TABLES;
+	case GPU_AES_KOP_XTS_ENC:
+		return GPU_AES_KOPF_EXT | GPU_AES_KOPF_TWEAK;
+	case GPU_AES_KOP_XTS_DEC:
+		return GPU_AES_KOPF_EXT | GPU_AES_KOPF_TWEAK |
+		       GPU_AES_KOPF_DEC_TABLES;
+	case GPU_AES_KOP_GCM_ENC:
+	case GPU_AES_KOP_GCM_DEC:	/* CTR both ways: encryption tables */
+		return GPU_AES_KOPF_EXT | GPU_AES_KOPF_GHASH |
+		       GPU_AES_KOPF_LONG_CHUNKS;
+	default:
+		return 0;
+	}
+}
+
+static inline GPU_AES_HD int gpu_aes_kop_has(uint32_t op, uint32_t flags)
+{
+	return (gpu_aes_kop_flags(op) & flags) != 0;
+}
+
+/*
  * A GCM segment's hash runs over a virtual stream of gpu_aes_seg_blocks()
  * blocks: zero blocks first (they leave GHASH unchanged) so that the
  * stream is a whole number of 32-block groups, then the associated data,

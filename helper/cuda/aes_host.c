@@ -52,7 +52,7 @@ uint32_t gpu_aes_seg_blocks(const struct gpu_aes_kseg *s)
 {
 	uint32_t n;
 
-	if (s->op != GPU_AES_KOP_GCM_ENC && s->op != GPU_AES_KOP_GCM_DEC)
+	if (!gpu_aes_kop_has(s->op, GPU_AES_KOPF_GHASH))
 		return (s->len + 15U) / 16U;
 	/* AAD blocks + text blocks + the lengths block, in 32-block groups */
 	n = (s->aad_len + 15U) / 16U + (s->len + 15U) / 16U + 1U;
@@ -66,27 +66,26 @@ static uint32_t seg_blocks(const struct gpu_aes_kseg *s)
 
 static int needs_dec_tables(const struct gpu_aes_kseg *s)
 {
-	return s->op == GPU_AES_KOP_ECB_DEC || s->op == GPU_AES_KOP_XTS_DEC;
+	return gpu_aes_kop_has(s->op, GPU_AES_KOPF_DEC_TABLES);
 }
 
 uint32_t gpu_aes_chunk_blocks(const struct gpu_aes_kseg *segs, size_t nsegs,
 			      unsigned int ctas)
 {
 	uint64_t total = 0, c, max = GPU_AES_CHUNK_BLOCKS;
-	int gcm = 0, xts = 0;
+	int lng = 0, capped = 0;
 
 	for (size_t i = 0; i < nsegs; i++) {
 		total += seg_blocks(&segs[i]);
-		gcm |= segs[i].op >= GPU_AES_KOP_GCM_ENC;
-		xts |= segs[i].op == GPU_AES_KOP_XTS_ENC ||
-		       segs[i].op == GPU_AES_KOP_XTS_DEC;
+		lng |= gpu_aes_kop_has(segs[i].op, GPU_AES_KOPF_LONG_CHUNKS);
+		capped |= gpu_aes_kop_has(segs[i].op, GPU_AES_KOPF_TWEAK);
 	}
 	/*
 	 * A GCM chunk ends with three GF multiplies per warp (lane and chunk
 	 * factors) and reloads its round keys: longer chunks amortise them.
 	 * XTS's first-tweak table stops at GPU_AES_CHUNK_BLOCKS.
 	 */
-	if (gcm && !xts)
+	if (lng && !capped)
 		max = GPU_AES_CHUNK_BLOCKS_GCM;
 	c = ctas ? (total + ctas - 1) / ctas : max;
 	/*
@@ -181,16 +180,6 @@ void gpu_aes_xts_xpow(uint32_t out[129][4])
 	}
 }
 
-static int is_gcm(const struct gpu_aes_kseg *s)
-{
-	return s->op == GPU_AES_KOP_GCM_ENC || s->op == GPU_AES_KOP_GCM_DEC;
-}
-
-static int is_xts(const struct gpu_aes_kseg *s)
-{
-	return s->op == GPU_AES_KOP_XTS_ENC || s->op == GPU_AES_KOP_XTS_DEC;
-}
-
 /*
  * build_chunks() emits a segment's chunks together and in order, so each
  * run is walked once: XTS forwards (tweak of the previous chunk times
@@ -209,7 +198,7 @@ void gpu_aes_chunk_aux(const struct gpu_aes_kseg *segs,
 
 		while (j < nchunks && chunks[j].seg == chunks[i].seg)
 			j++;
-		if (is_xts(s)) {
+		if (gpu_aes_kop_has(s->op, GPU_AES_KOPF_TWEAK)) {
 			uint32_t t[4];
 
 			memcpy(t, s->aux, sizeof(t));
@@ -220,7 +209,7 @@ void gpu_aes_chunk_aux(const struct gpu_aes_kseg *segs,
 						       chunks[c - 1].block0);
 				memcpy(chunks[c].aux, t, sizeof(t));
 			}
-		} else if (is_gcm(s)) {
+		} else if (gpu_aes_kop_has(s->op, GPU_AES_KOPF_GHASH)) {
 			const uint32_t *h32 = keys[s->key].hp32[1];
 			uint32_t f[4], step[4];
 			uint32_t step_n = 0;

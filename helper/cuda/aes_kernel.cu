@@ -197,8 +197,8 @@ __device__ void run_chunk(const char *smb, uint32_t lane4, uint8_t *base,
 			  const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
 			  const gpu_aes_dev_key *keys)
 {
-	const uint32_t *src = OP == GPU_AES_KOP_ECB_DEC ? keys[sg.key].drk :
-							  keys[sg.key].erk;
+	const bool DEC = gpu_aes_kop_has(OP, GPU_AES_KOPF_DEC_TABLES);
+	const uint32_t *src = DEC ? keys[sg.key].drk : keys[sg.key].erk;
 	uint32_t rk[4 * (R + 1)];
 	uint8_t *p = base + sg.off;
 	const uint32_t nt = blockDim.x;
@@ -230,7 +230,7 @@ __device__ void run_chunk(const char *smb, uint32_t lane4, uint8_t *base,
 				s[b][3] = in[b].w;
 			}
 		}
-		if (OP == GPU_AES_KOP_ECB_DEC)
+		if (DEC)
 			decrypt<V, R, B>(smb, lane4, rk, s);
 		else
 			encrypt<V, R, B>(smb, lane4, rk, s);
@@ -632,7 +632,7 @@ __device__ __forceinline__ void
 dispatch(const char *smb, uint32_t lane4, uint8_t *base, const gpu_aes_kseg &sg,
 	 const gpu_aes_kchunk &ch, const gpu_aes_dev_key *keys, uint32_t *ghash)
 {
-	if (!EXT && sg.op > GPU_AES_KOP_ECB_DEC)
+	if (!EXT && gpu_aes_kop_has(sg.op, GPU_AES_KOPF_EXT))
 		return;
 	switch (sg.op) {
 	case GPU_AES_KOP_CTR:

@@ -153,8 +153,7 @@ void gcm_finish(const gpu_aes_region *r, const slot *s, struct gpu_aes_batch *b)
 		uint8_t tag[16];
 		uint8_t *dst;
 
-		if ((k->op != GPU_AES_KOP_GCM_ENC && k->op != GPU_AES_KOP_GCM_DEC) ||
-		    g->status)
+		if (!gpu_aes_kop_has(k->op, GPU_AES_KOPF_GHASH) || g->status)
 			continue;
 		gpu_aes_gcm_tag(s->h_ghash + 4 * (size_t)i, k->aux, tag);
 		dst = r->data + gpu_aes_gcm_tag_off(g->data_off, g->len);
@@ -307,7 +306,7 @@ bool copy_runs(worker *w, const std::vector<run> &runs, uint8_t *host,
 /* Bytes of the data area a segment's kernel reads or writes. */
 uint64_t kspan(const gpu_aes_kseg &k)
 {
-	if (k.op == GPU_AES_KOP_GCM_ENC || k.op == GPU_AES_KOP_GCM_DEC)
+	if (gpu_aes_kop_has(k.op, GPU_AES_KOPF_GHASH))
 		return gpu_aes_sqe_span(GPU_AES_ALG_GCM, k.len, k.aad_len);
 	return k.len;
 }
@@ -495,9 +494,9 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 
 		if (!make_kseg(w, r, &b->segs[i], k))
 			return false;
-		if (k->op == GPU_AES_KOP_GCM_ENC || k->op == GPU_AES_KOP_GCM_DEC)
+		if (gpu_aes_kop_has(k->op, GPU_AES_KOPF_GHASH))
 			s->gcm = true;
-		if (k->op > GPU_AES_KOP_ECB_DEC)
+		if (gpu_aes_kop_has(k->op, GPU_AES_KOPF_EXT))
 			s->ext = true;
 		if (!zc && kspan(*k))
 			runs.push_back({ k->off, k->off + kspan(*k) });

@@ -34,7 +34,7 @@ struct tkey {
 
 static bool is_gcm(const gpu_aes_kseg &k)
 {
-	return k.op == GPU_AES_KOP_GCM_ENC || k.op == GPU_AES_KOP_GCM_DEC;
+	return gpu_aes_kop_has(k.op, GPU_AES_KOPF_GHASH);
 }
 
 static void words(const uint8_t *b, uint32_t w[4])
@@ -231,7 +231,7 @@ int main(int argc, char **argv)
 			      cudaMemcpyHostToDevice));
 		uint32_t ext = 0;
 		for (unsigned int i = 0; i < nsegs; i++)
-			ext |= algs[i] >= 3;
+			ext |= gpu_aes_kop_has(segs[i].op, GPU_AES_KOPF_EXT);
 		bool fits = nsegs <= GPU_AES_INLINE_MAX &&
 			    nch <= GPU_AES_INLINE_MAX;
 		for (int inl = 0; inl <= (fits ? 1 : 0); inl++)
