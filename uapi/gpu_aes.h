@@ -81,10 +81,11 @@ enum gpu_aes_alg {
 	GPU_AES_ALG_CTR = 2,
 	GPU_AES_ALG_XTS = 3,	/* IEEE 1619, ciphertext stealing */
 	GPU_AES_ALG_GCM = 4,	/* SP 800-38D, 96-bit IV */
+	GPU_AES_ALG_CBC = 5,	/* SP 800-38A CBC; iv: the IV */
 };
 
 /* The largest enum gpu_aes_alg value: tables indexed by alg - 1. */
-#define GPU_AES_ALG_MAX		4
+#define GPU_AES_ALG_MAX		5
 
 /* A set of algorithms: bit (1 << alg) for each enum gpu_aes_alg value. */
 #define GPU_AES_ALG_BIT(alg)	(1U << (alg))
@@ -427,13 +428,14 @@ static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_key_valid(__u8 alg,
 }
 
 /*
- * Text lengths a mode takes: ECB whole blocks, XTS one block at least
- * (ciphertext stealing needs one to steal from), CTR and GCM any.
+ * Text lengths a mode takes: ECB and CBC whole blocks, XTS one block at
+ * least (ciphertext stealing needs one to steal from), CTR and GCM any.
  */
 static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_len_valid(__u8 alg, __u32 len)
 {
 	switch (alg) {
 	case GPU_AES_ALG_ECB:
+	case GPU_AES_ALG_CBC:
 		return len % 16 == 0;
 	case GPU_AES_ALG_XTS:
 		return len >= 16;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * raw.cu - the batch kernel with data resident in GPU memory: one
- * segment per launch, every alg/key size/direction (XTS and GCM: 128 and
- * 256-bit keys), sizes raw_min..raw_max; with --sweep, every launch shape
- * for AES-128-CTR at 256 MiB first; then one 4 KiB launch at a time, each
- * waited for (raw-qd1).
+ * segment per launch, every alg/key size/direction (XTS, GCM and CBC: 128
+ * and 256-bit keys), sizes raw_min..raw_max (a lone CBC encryption, one
+ * thread's chain, up to 1 MiB); batches of many CBC requests of one size
+ * (raw-gpu-batch: encryption runs one request per thread); with --sweep,
+ * every launch shape for AES-128-CTR at 256 MiB first; then one 4 KiB
+ * launch at a time, each waited for (raw-qd1).
  */
 #include "../cuda/aes_gpu.h"
 #include "../cuda/aes_kernel.h"
@@ -23,8 +25,12 @@
 
 namespace {
 
+/* Requests in one raw-gpu-batch launch, at most (a full helper batch). */
+#define BATCH_MAX	32768U
+
 struct ctx {
 	uint8_t *data;
+	const uint8_t *hdata;	/* the same bytes on the host (CBC chunk aux) */
 	gpu_aes_kseg *segs;
 	gpu_aes_kchunk *chunks;
 	gpu_aes_dev_key *keys;
@@ -33,42 +39,54 @@ struct ctx {
 	int sms;
 };
 
-/* The launch of segment sg alone with shape sh, its tables uploaded. */
-int prepare_launch(ctx &c, const gpu_aes_kseg &sg, const gpu_aes_shape &sh,
-		   gpu_aes_launch *l)
+/*
+ * The launch of segments sg[0..n) with shape sh, its tables uploaded.
+ * GHASH sums pile up in c.ghash (one segment's): only GCM writes them,
+ * and only the time matters.
+ */
+int prepare_launch(ctx &c, const gpu_aes_kseg *sg, size_t n,
+		   const gpu_aes_shape &sh, gpu_aes_launch *l)
 {
-	uint32_t chunk = gpu_aes_chunk_blocks(&sg, 1, c.sms * sh.ctas_per_sm);
-	std::vector<gpu_aes_kchunk> ch(gpu_aes_count_chunks(&sg, 1, chunk));
-	size_t nenc = gpu_aes_build_chunks(&sg, 1, chunk, ch.data());
+	uint32_t chunk = gpu_aes_chunk_blocks(sg, n, c.sms * sh.ctas_per_sm);
+	std::vector<gpu_aes_kchunk> ch(gpu_aes_count_chunks(sg, n, chunk));
+	size_t nser, nenc = gpu_aes_build_chunks(sg, n, chunk, ch.data(), &nser);
 
-	gpu_aes_chunk_aux(&sg, c.hkeys, ch.data(), ch.size());
+	gpu_aes_chunk_aux(sg, c.hkeys, c.hdata, ch.data(), ch.size());
 	memset(l, 0, sizeof(*l));
-	CKR(cudaMemcpy(c.segs, &sg, sizeof(sg), cudaMemcpyHostToDevice));
+	CKR(cudaMemcpy(c.segs, sg, n * sizeof(*sg), cudaMemcpyHostToDevice));
 	CKR(cudaMemcpy(c.chunks, ch.data(), ch.size() * sizeof(ch[0]),
 		       cudaMemcpyHostToDevice));
 	l->base = c.data;
 	l->segs = c.segs;
 	l->chunks = c.chunks;
 	l->keys = c.keys;
-	l->ghash = c.ghash;	/* the sums pile up: only the time matters */
-	l->ext = gpu_aes_kop_has(sg.op, GPU_AES_KOPF_EXT);
+	l->ghash = c.ghash;
+	for (size_t i = 0; i < n; i++)
+		l->ext |= gpu_aes_kop_has(sg[i].op, GPU_AES_KOPF_EXT);
 	l->nchunks = (uint32_t)ch.size();
 	l->nenc = (uint32_t)nenc;
+	l->nser = (uint32_t)nser;
 	l->max_ctas = (uint32_t)c.sms * sh.ctas_per_sm;
 	l->shape = sh;
 	return 0;
 }
 
-/* Median seconds per launch over several timed loops. */
-int time_launch(ctx &c, const gpu_aes_kseg &sg, const gpu_aes_shape &sh,
-		double budget_s, double *sec)
+int prepare_launch(ctx &c, const gpu_aes_kseg &sg, const gpu_aes_shape &sh,
+		   gpu_aes_launch *l)
+{
+	return prepare_launch(c, &sg, 1, sh, l);
+}
+
+/* Median seconds per launch of sg[0..n) over several timed loops. */
+int time_launch(ctx &c, const gpu_aes_kseg *sg, size_t n,
+		const gpu_aes_shape &sh, double budget_s, double *sec)
 {
 	gpu_aes_launch l;
 	cudaEvent_t a, b;
 	std::vector<double> t;
 	int iters;
 
-	if (prepare_launch(c, sg, sh, &l))
+	if (prepare_launch(c, sg, n, sh, &l))
 		return -1;
 	CKR(cudaEventCreate(&a));
 	CKR(cudaEventCreate(&b));
@@ -99,6 +117,62 @@ int time_launch(ctx &c, const gpu_aes_kseg &sg, const gpu_aes_shape &sh,
 	*sec = t[t.size() / 2];
 	CKR(cudaEventDestroy(a));
 	CKR(cudaEventDestroy(b));
+	return 0;
+}
+
+int time_launch(ctx &c, const gpu_aes_kseg &sg, const gpu_aes_shape &sh,
+		double budget_s, double *sec)
+{
+	return time_launch(c, &sg, 1, sh, budget_s, sec);
+}
+
+/*
+ * Batches of nreq CBC requests of size bytes each, back to back (64-byte
+ * aligned, as the data area hands them out), every key size measured:
+ * encryption runs one request per thread, decryption cuts each request
+ * over a CTA's threads like any other mode.
+ */
+int time_cbc_batches(ctx &c, size_t maxb, const gpu_aes_shape &best,
+		     double seconds)
+{
+	static const uint32_t sizes[] = { 512, 4096, 16384, 65536 };
+	static const uint32_t counts[] = { 64, 1024, 16384 };
+	std::vector<gpu_aes_kseg> segs;
+
+	for (int dec = 0; dec < 2; dec++)
+	for (int k = 0; k < 3; k += 2)
+	for (uint32_t size : sizes)
+	for (uint32_t nreq : counts) {
+		struct bench_result r;
+		double s;
+
+		if ((uint64_t)size * nreq > maxb || nreq > BATCH_MAX)
+			continue;
+		segs.assign(nreq, gpu_aes_kseg());
+		for (uint32_t i = 0; i < nreq; i++) {
+			gpu_aes_kseg &sg = segs[i];
+
+			sg.off = (uint64_t)i * size;
+			sg.len = size;
+			sg.key = (uint16_t)k;
+			sg.rounds = (uint8_t)(10 + 2 * k);
+			sg.op = dec ? GPU_AES_KOP_CBC_DEC : GPU_AES_KOP_CBC_ENC;
+			for (int w = 0; w < 4; w++)
+				sg.aux[w] = 0x9e3779b9U * (i + w + 1);	/* IV */
+		}
+		if (time_launch(c, segs.data(), nreq, best, seconds, &s))
+			return -1;
+		memset(&r, 0, sizeof(r));
+		snprintf(r.path, sizeof(r.path), "raw-gpu-batch");
+		snprintf(r.alg, sizeof(r.alg), "aes-%d-cbc-%s", 128 + 64 * k,
+			 dec ? "dec" : "enc");
+		r.size = size;
+		r.gbps = (double)size * nreq / s / 1e9;
+		r.rps = nreq / s;
+		snprintf(r.note, sizeof(r.note), "%u requests per launch",
+			 nreq);
+		bench_add(&r);
+	}
 	return 0;
 }
 
@@ -141,25 +215,30 @@ int time_round_trips(ctx &c, const gpu_aes_kseg &sg, const gpu_aes_shape &sh,
 
 /*
  * What is measured, in this order; keys: 1 AES-128, 2 AES-192, 4
- * AES-256.  ghash: a GCM segment of associated data only (GHASH alone).
+ * AES-256; sizes up to max bytes (0: raw_max).  ghash: a GCM segment of
+ * associated data only (GHASH alone).
  */
 struct raw_op {
 	uint8_t op;
 	const char *name;
 	unsigned int keys;
+	size_t max;
 	bool ghash;
 };
 
 const raw_op raw_ops[] = {
-	{ GPU_AES_KOP_CTR, "ctr", 7, false },
-	{ GPU_AES_KOP_ECB_ENC, "ecb-enc", 7, false },
-	{ GPU_AES_KOP_ECB_DEC, "ecb-dec", 7, false },
-	/* no AES-192-XTS or -GCM figure asked for */
-	{ GPU_AES_KOP_XTS_ENC, "xts-enc", 5, false },
-	{ GPU_AES_KOP_XTS_DEC, "xts-dec", 5, false },
-	{ GPU_AES_KOP_GCM_ENC, "gcm-enc", 5, false },
-	{ GPU_AES_KOP_GCM_DEC, "gcm-dec", 5, false },
-	{ GPU_AES_KOP_GCM_ENC, "ghash", 1, true },
+	{ GPU_AES_KOP_CTR, "ctr", 7, 0, false },
+	{ GPU_AES_KOP_ECB_ENC, "ecb-enc", 7, 0, false },
+	{ GPU_AES_KOP_ECB_DEC, "ecb-dec", 7, 0, false },
+	/* no AES-192-XTS, -GCM or -CBC figure asked for */
+	{ GPU_AES_KOP_XTS_ENC, "xts-enc", 5, 0, false },
+	{ GPU_AES_KOP_XTS_DEC, "xts-dec", 5, 0, false },
+	{ GPU_AES_KOP_GCM_ENC, "gcm-enc", 5, 0, false },
+	{ GPU_AES_KOP_GCM_DEC, "gcm-dec", 5, 0, false },
+	{ GPU_AES_KOP_GCM_ENC, "ghash", 1, 0, true },
+	/* a lone encryption is one thread's chain: ~1 s at 64 MiB */
+	{ GPU_AES_KOP_CBC_ENC, "cbc-enc", 5, 1U << 20, false },
+	{ GPU_AES_KOP_CBC_DEC, "cbc-dec", 5, 0, false },
 };
 
 } /* namespace */
@@ -190,21 +269,20 @@ extern "C" int bench_raw(const struct bench_opts *o)
 	CKR(cudaMalloc(&c.ghash, 16));
 	CKR(cudaMalloc(&c.data, maxb));
 	CKR(cudaMalloc(&c.keys, 3 * sizeof(gpu_aes_dev_key)));
-	CKR(cudaMalloc(&c.segs, sizeof(gpu_aes_kseg)));
-	CKR(cudaMalloc(&c.chunks, (maxb / 16 / GPU_AES_CHUNK_BLOCKS + 8 * 1024) *
-					  sizeof(gpu_aes_kchunk)));
+	CKR(cudaMalloc(&c.segs, BATCH_MAX * sizeof(gpu_aes_kseg)));
+	CKR(cudaMalloc(&c.chunks, (maxb / 16 / GPU_AES_CHUNK_BLOCKS + 8 * 1024 +
+				   BATCH_MAX) * sizeof(gpu_aes_kchunk)));
 	CKR(cudaMemcpy(c.keys, hk.data(), 3 * sizeof(gpu_aes_dev_key),
 		       cudaMemcpyHostToDevice));
 	/* Random-looking data; never zeros (see METHOD.md). */
-	{
-		std::vector<uint32_t> h(1 << 20);
-		for (size_t i = 0; i < h.size(); i++)
-			h[i] = (uint32_t)(i * 2654435761U) ^ 0x9e3779b9U;
-		for (size_t off = 0; off < maxb; off += h.size() * 4)
-			CKR(cudaMemcpy(c.data + off, h.data(),
-				       std::min(maxb - off, h.size() * 4),
-				       cudaMemcpyHostToDevice));
+	std::vector<uint8_t> hdata(maxb);
+	for (size_t i = 0; i < maxb / 4; i++) {
+		uint32_t v = (uint32_t)((i & 0xfffff) * 2654435761U) ^ 0x9e3779b9U;
+
+		memcpy(&hdata[4 * i], &v, 4);
 	}
+	c.hdata = hdata.data();
+	CKR(cudaMemcpy(c.data, hdata.data(), maxb, cudaMemcpyHostToDevice));
 	gpu_aes_kseg sg;
 	memset(&sg, 0, sizeof(sg));
 	sg.key = 0;
@@ -257,7 +335,7 @@ extern "C" int bench_raw(const struct bench_opts *o)
 		double s;
 		struct bench_result r;
 
-		if (!(ro.keys & (1U << k)))
+		if (!(ro.keys & (1U << k)) || (ro.max && n > ro.max))
 			continue;
 		if (ro.ghash) {
 			sg.op = ro.op;
@@ -297,6 +375,8 @@ extern "C" int bench_raw(const struct bench_opts *o)
 			 best.ctas_per_sm);
 		bench_add(&r);
 	}
+	if (time_cbc_batches(c, maxb, best, o->seconds))
+		return -1;
 	{
 		struct bench_result r;
 

@@ -6,7 +6,10 @@
  * counter, bytes) cut into chunks of equal size (but each segment's last)
  * so that the CTAs of a persistent grid get work of the same size.  Chunks
  * that need the decryption tables are sorted after the others so that a CTA
- * only ever fills the shared-memory tables of one direction.
+ * only ever fills the shared-memory tables of one direction.  A serial
+ * op's segment (CBC encryption: each block needs the one before) is one
+ * chunk that one thread runs whole; those come last among the chunks of
+ * the encryption tables, longest first.
  */
 #ifndef GPU_AES_CUDA_AES_GPU_H
 #define GPU_AES_CUDA_AES_GPU_H
@@ -53,6 +56,8 @@ enum gpu_aes_kop {
 	GPU_AES_KOP_XTS_DEC = 4,
 	GPU_AES_KOP_GCM_ENC = 5,
 	GPU_AES_KOP_GCM_DEC = 6,
+	GPU_AES_KOP_CBC_ENC = 7,
+	GPU_AES_KOP_CBC_DEC = 8,
 };
 
 /*
@@ -71,13 +76,21 @@ enum gpu_aes_kop {
  *             table ends;
  * LONG_CHUNKS the per-chunk work is heavy: a batch with such a segment
  *             (and none with TWEAK) uses chunks up to
- *             GPU_AES_CHUNK_BLOCKS_GCM.
+ *             GPU_AES_CHUNK_BLOCKS_GCM;
+ * SERIAL      a block needs the previous block's result: the segment is
+ *             one chunk, run by one thread (many segments run side by
+ *             side); otherwise its chunks split across a CTA's threads;
+ * CHAIN       CBC: chunk aux is the ciphertext block before the chunk
+ *             (the IV for the first), read by the host before the launch,
+ *             since the kernel overwrites it in place.
  */
 #define GPU_AES_KOPF_DEC_TABLES		(1U << 0)
 #define GPU_AES_KOPF_EXT		(1U << 1)
 #define GPU_AES_KOPF_GHASH		(1U << 2)
 #define GPU_AES_KOPF_TWEAK		(1U << 3)
 #define GPU_AES_KOPF_LONG_CHUNKS	(1U << 4)
+#define GPU_AES_KOPF_SERIAL		(1U << 5)
+#define GPU_AES_KOPF_CHAIN		(1U << 6)
 
 #ifdef __CUDACC__
 #define GPU_AES_HD __host__ __device__
@@ -102,6 +115,12 @@ static inline GPU_AES_HD uint32_t gpu_aes_kop_flags(uint32_t op)
 	case GPU_AES_KOP_GCM_DEC:	/* CTR both ways: encryption tables */
 		return GPU_AES_KOPF_EXT | GPU_AES_KOPF_GHASH |
 		       GPU_AES_KOPF_LONG_CHUNKS;
+	case GPU_AES_KOP_CBC_ENC:
+		return GPU_AES_KOPF_EXT | GPU_AES_KOPF_SERIAL |
+		       GPU_AES_KOPF_CHAIN;
+	case GPU_AES_KOP_CBC_DEC:
+		return GPU_AES_KOPF_EXT | GPU_AES_KOPF_DEC_TABLES |
+		       GPU_AES_KOPF_CHAIN;
 	default:
 		return 0;
 	}
@@ -121,14 +140,14 @@ static inline GPU_AES_HD int gpu_aes_kop_has(uint32_t op, uint32_t flags)
  */
 struct gpu_aes_kseg {
 	uint64_t off;		/* byte offset of the segment in the data base */
-	uint32_t len;		/* bytes; ECB: multiple of 16; XTS: >= 16 */
+	uint32_t len;		/* bytes; ECB, CBC: whole blocks; XTS: >= 16 */
 	uint16_t key;		/* index into the device key array */
 	uint8_t op;		/* enum gpu_aes_kop */
 	uint8_t rounds;		/* 10, 12 or 14 */
 	uint64_t ctr_hi;	/* CTR: IV as a 128-bit big-endian number; */
 	uint64_t ctr_lo;	/* GCM: the 12-byte IV, then 4 zero bytes */
 	uint32_t aad_len;	/* GCM */
-	uint32_t aux[4];	/* host only: XTS E_K2(iv), GCM E_K(J0) */
+	uint32_t aux[4];	/* host: XTS E_K2(iv), GCM E_K(J0), CBC iv */
 	uint32_t pad;
 };
 
@@ -139,7 +158,8 @@ struct gpu_aes_kchunk {
 	uint32_t pad;
 	/*
 	 * gpu_aes_chunk_aux(): XTS, the tweak of block0 (E_K2(iv) x^block0);
-	 * GCM, H^(blocks of the stream after this chunk).
+	 * GCM, H^(blocks of the stream after this chunk); CBC, ciphertext
+	 * block block0 - 1 (the IV for block0 0).
 	 */
 	uint32_t aux[4];
 };
@@ -165,6 +185,7 @@ void gpu_aes_ctr_add(uint64_t *hi, uint64_t *lo, uint64_t blocks);
  * takes ~10 us), a multiple of GPU_AES_CHUNK_MIN, at most
  * GPU_AES_CHUNK_BLOCKS (fewer, larger chunks amortise the round-key loads;
  * GPU_AES_CHUNK_BLOCKS_GCM for a batch with GCM and no XTS segment).
+ * Serial segments are not cut, so they do not count.
  */
 uint32_t gpu_aes_chunk_blocks(const struct gpu_aes_kseg *segs, size_t nsegs,
 			      unsigned int ctas);
@@ -174,20 +195,26 @@ uint32_t gpu_aes_seg_blocks(const struct gpu_aes_kseg *seg);
 size_t gpu_aes_count_chunks(const struct gpu_aes_kseg *segs, size_t nsegs,
 			    uint32_t chunk);
 /*
- * Fills chunks (room for gpu_aes_count_chunks()) with the non-decrypting
- * chunks first; returns how many of those there are.
+ * Fills chunks (room for gpu_aes_count_chunks()) with the chunks of the
+ * encryption tables first, and of those the serial ones (one per
+ * segment, longest first) last; returns how many use the encryption
+ * tables and sets *nser to how many of them are serial.  A segment's
+ * chunks are together and in order.
  */
 size_t gpu_aes_build_chunks(const struct gpu_aes_kseg *segs, size_t nsegs,
-			    uint32_t chunk, struct gpu_aes_kchunk *chunks);
+			    uint32_t chunk, struct gpu_aes_kchunk *chunks,
+			    size_t *nser);
 
 /*
- * Fills chunks[i].aux for XTS and GCM chunks (see struct gpu_aes_kchunk)
- * from segs[].aux (XTS) and keys[].hp32 (GCM, host copies); chunks are as
+ * Fills chunks[i].aux (see struct gpu_aes_kchunk) from segs[].aux (XTS,
+ * CBC), keys[].hp32 (GCM, host copies) and the data (CBC: data + off is
+ * a segment's input, as it is before the launch); chunks are as
  * build_chunks() left them.
  */
 void gpu_aes_chunk_aux(const struct gpu_aes_kseg *segs,
 		       const struct gpu_aes_dev_key *keys,
-		       struct gpu_aes_kchunk *chunks, size_t nchunks);
+		       const uint8_t *data, struct gpu_aes_kchunk *chunks,
+		       size_t nchunks);
 
 /* GCM: the hash key powers of key from h = E_K(0^128). */
 void gpu_aes_gcm_powers(const uint8_t h[16], struct gpu_aes_dev_key *key);

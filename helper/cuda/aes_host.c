@@ -64,9 +64,19 @@ static uint32_t seg_blocks(const struct gpu_aes_kseg *s)
 	return gpu_aes_seg_blocks(s);
 }
 
-static int needs_dec_tables(const struct gpu_aes_kseg *s)
+static int is_serial(const struct gpu_aes_kseg *s)
 {
-	return gpu_aes_kop_has(s->op, GPU_AES_KOPF_DEC_TABLES);
+	return gpu_aes_kop_has(s->op, GPU_AES_KOPF_SERIAL);
+}
+
+/* Where build_chunks() puts a segment's chunks, in this order. */
+enum chunk_class { CLASS_ENC, CLASS_SERIAL, CLASS_DEC };
+
+static enum chunk_class class_of(const struct gpu_aes_kseg *s)
+{
+	if (gpu_aes_kop_has(s->op, GPU_AES_KOPF_DEC_TABLES))
+		return CLASS_DEC;
+	return is_serial(s) ? CLASS_SERIAL : CLASS_ENC;
 }
 
 uint32_t gpu_aes_chunk_blocks(const struct gpu_aes_kseg *segs, size_t nsegs,
@@ -76,7 +86,8 @@ uint32_t gpu_aes_chunk_blocks(const struct gpu_aes_kseg *segs, size_t nsegs,
 	int lng = 0, capped = 0;
 
 	for (size_t i = 0; i < nsegs; i++) {
-		total += seg_blocks(&segs[i]);
+		if (!is_serial(&segs[i]))
+			total += seg_blocks(&segs[i]);
 		lng |= gpu_aes_kop_has(segs[i].op, GPU_AES_KOPF_LONG_CHUNKS);
 		capped |= gpu_aes_kop_has(segs[i].op, GPU_AES_KOPF_TWEAK);
 	}
@@ -108,25 +119,33 @@ size_t gpu_aes_count_chunks(const struct gpu_aes_kseg *segs, size_t nsegs,
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < nsegs; i++)
-		n += (seg_blocks(&segs[i]) + chunk - 1) / chunk;
+	for (size_t i = 0; i < nsegs; i++) {
+		uint32_t nb = seg_blocks(&segs[i]);
+
+		if (is_serial(&segs[i]))
+			n += nb != 0;
+		else
+			n += (nb + chunk - 1) / chunk;
+	}
 	return n;
 }
 
-static size_t emit(const struct gpu_aes_kseg *segs, size_t nsegs, int dec,
-		   uint32_t chunk, struct gpu_aes_kchunk *out)
+static size_t emit(const struct gpu_aes_kseg *segs, size_t nsegs,
+		   enum chunk_class cls, uint32_t chunk,
+		   struct gpu_aes_kchunk *out)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < nsegs; i++) {
 		uint32_t nb = seg_blocks(&segs[i]);
+		uint32_t step = is_serial(&segs[i]) ? nb : chunk;
 
-		if (needs_dec_tables(&segs[i]) != dec)
+		if (class_of(&segs[i]) != cls)
 			continue;
-		for (uint32_t b = 0; b < nb; b += chunk) {
+		for (uint32_t b = 0; b < nb; b += step) {
 			out[n].seg = (uint32_t)i;
 			out[n].block0 = b;
-			out[n].nblocks = nb - b < chunk ? nb - b : chunk;
+			out[n].nblocks = nb - b < step ? nb - b : step;
 			out[n].pad = 0;
 			n++;
 		}
@@ -134,13 +153,37 @@ static size_t emit(const struct gpu_aes_kseg *segs, size_t nsegs, int dec,
 	return n;
 }
 
-size_t gpu_aes_build_chunks(const struct gpu_aes_kseg *segs, size_t nsegs,
-			    uint32_t chunk, struct gpu_aes_kchunk *chunks)
+/*
+ * Longest first: the kernel hands serial chunks to threads in this order
+ * (aes_kernel.cu), so the longest chains start at once, each on its own
+ * CTA, and a warp's chains are of similar length.
+ */
+static int longer_first(const void *a, const void *b)
 {
-	size_t nenc = emit(segs, nsegs, 0, chunk, chunks);
+	const struct gpu_aes_kchunk *x = a, *y = b;
 
-	emit(segs, nsegs, 1, chunk, chunks + nenc);
-	return nenc;
+	if (x->nblocks != y->nblocks)
+		return x->nblocks > y->nblocks ? -1 : 1;
+	return x->seg < y->seg ? -1 : x->seg > y->seg;
+}
+
+size_t gpu_aes_build_chunks(const struct gpu_aes_kseg *segs, size_t nsegs,
+			    uint32_t chunk, struct gpu_aes_kchunk *chunks,
+			    size_t *nser)
+{
+	size_t npar = emit(segs, nsegs, CLASS_ENC, chunk, chunks);
+	size_t ns = emit(segs, nsegs, CLASS_SERIAL, chunk, chunks + npar);
+
+	qsort(chunks + npar, ns, sizeof(*chunks), longer_first);
+	emit(segs, nsegs, CLASS_DEC, chunk, chunks + npar + ns);
+	*nser = ns;
+	return npar + ns;
+}
+
+static uint32_t load_le32(const uint8_t *p)
+{
+	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
 }
 
 static const uint32_t gf_one[4] = { 1, 0, 0, 0 };
@@ -184,11 +227,14 @@ void gpu_aes_xts_xpow(uint32_t out[129][4])
  * build_chunks() emits a segment's chunks together and in order, so each
  * run is walked once: XTS forwards (tweak of the previous chunk times
  * x^its length), GCM backwards (the last chunk's factor is 1, an earlier
- * one's is the next one's times H^the next one's length).
+ * one's is the next one's times H^the next one's length).  CBC: the block
+ * before each chunk, which another CTA may overwrite with plaintext
+ * before this chunk's CTA starts; the data is the input still.
  */
 void gpu_aes_chunk_aux(const struct gpu_aes_kseg *segs,
 		       const struct gpu_aes_dev_key *keys,
-		       struct gpu_aes_kchunk *chunks, size_t nchunks)
+		       const uint8_t *data, struct gpu_aes_kchunk *chunks,
+		       size_t nchunks)
 {
 	size_t i = 0;
 
@@ -225,18 +271,22 @@ void gpu_aes_chunk_aux(const struct gpu_aes_kseg *segs,
 				}
 				gf128_mul(f, step, f);
 			}
+		} else if (gpu_aes_kop_has(s->op, GPU_AES_KOPF_CHAIN)) {
+			for (size_t c = i; c < j; c++) {
+				uint64_t b0 = chunks[c].block0;
+
+				for (int k = 0; k < 4; k++)
+					chunks[c].aux[k] = b0 ?
+						load_le32(data + s->off +
+							  16 * (b0 - 1) + 4 * k) :
+						s->aux[k];
+			}
 		} else {
 			for (size_t c = i; c < j; c++)
 				memset(chunks[c].aux, 0, sizeof(chunks[c].aux));
 		}
 		i = j;
 	}
-}
-
-static uint32_t load_le32(const uint8_t *p)
-{
-	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
 }
 
 void gpu_aes_gcm_powers(const uint8_t h[16], struct gpu_aes_dev_key *key)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * aes_kernel.cu - table-driven AES (ECB enc/dec, CTR, XTS, GCM; 128/192/256)
- * over a batch of segments, one launch per batch.
+ * aes_kernel.cu - table-driven AES (ECB enc/dec, CTR, XTS, GCM, CBC;
+ * 128/192/256) over a batch of segments, one launch per batch.
  *
  * Design (after Tezcan 2021 / CUDA_AES, see NOTES.md for the measurements):
  * each lookup table is replicated 32 times in shared memory, copy i read by
@@ -405,6 +405,131 @@ __device__ void run_xts(const char *smb, uint32_t lane4, uint8_t *base,
 }
 
 /*
+ * CBC decryption, P_i = D_K(C_i) ^ C_{i-1}, in place, blocks in parallel.
+ * Warp w owns blocks [w pw, (w+1) pw) of the chunk and lane l every 32nd
+ * of them from l, so loads stay coalesced and the block before a lane's
+ * is the previous lane's, handed over in registers (shuffle) before
+ * either is written; lane 0's is lane 31's of the warp's previous step.
+ * Only two blocks a warp needs are written by others: the one before the
+ * chunk, which the host read before the launch (ch.aux, the IV for the
+ * first chunk), and the one before the warp's range, the previous warp's
+ * last, which is read before the CTA's barrier and written after it.
+ */
+template <int V, int R>
+__device__ void run_cbc_dec(const char *smb, uint32_t lane4, uint8_t *base,
+			    const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
+			    const gpu_aes_dev_key *keys)
+{
+	const uint32_t *src = keys[sg.key].drk;
+	const uint32_t nw = blockDim.x >> 5, w = threadIdx.x >> 5;
+	const uint32_t l = threadIdx.x & 31;
+	const uint32_t pw = ((ch.nblocks + nw - 1) / nw + 31) & ~31U;
+	const uint32_t start = min(w * pw, ch.nblocks);
+	const uint32_t end = min(start + pw, ch.nblocks);
+	uint8_t *p = base + sg.off + (uint64_t)ch.block0 * 16;
+	uint32_t rk[4 * (R + 1)], prev[4] = { ch.aux[0], ch.aux[1], ch.aux[2],
+					      ch.aux[3] };
+
+	if (start && start < end) {
+		uint4 c = __ldcs(reinterpret_cast<const uint4 *>(
+			p + (uint64_t)(start - 1) * 16));
+
+		prev[0] = c.x;
+		prev[1] = c.y;
+		prev[2] = c.z;
+		prev[3] = c.w;
+	}
+	__syncthreads();
+	if (start >= end)
+		return;
+#pragma unroll
+	for (int i = 0; i < 4 * (R + 1); i++)
+		rk[i] = __ldg(src + i);
+	/* i0 is the same in every lane: the shuffles see all 32. */
+	for (uint32_t i0 = start; i0 < end; i0 += 32) {
+		const uint32_t i = i0 + l;
+		uint8_t *q = p + (uint64_t)i * 16;
+		uint4 c = i < end ? __ldcs(reinterpret_cast<const uint4 *>(q)) :
+				    make_uint4(0, 0, 0, 0);
+		uint32_t x[4] = { c.x, c.y, c.z, c.w }, y[4], s[1][4];
+
+#pragma unroll
+		for (int k = 0; k < 4; k++) {
+			uint32_t up = __shfl_up_sync(0xffffffffU, x[k], 1);
+			uint32_t last = __shfl_sync(0xffffffffU, x[k], 31);
+
+			y[k] = l ? up : prev[k];
+			prev[k] = last;
+			s[0][k] = x[k];
+		}
+		if (i >= end)
+			continue;
+		aes1<V, true, R>(smb, lane4, rk, s);
+		__stcs(reinterpret_cast<uint4 *>(q),
+		       make_uint4(s[0][0] ^ y[0], s[0][1] ^ y[1],
+				  s[0][2] ^ y[2], s[0][3] ^ y[3]));
+	}
+}
+
+/*
+ * CBC encryption, C_i = E_K(P_i ^ C_{i-1}): each block needs the one
+ * before, so one thread runs the whole segment (a serial chunk, IV in
+ * ch.aux) while the batch's other segments run on the other threads.  A
+ * chain goes at the speed of one block's latency, not of the GPU's
+ * throughput; the next G blocks are loaded while the current ones are
+ * encrypted, so a load (over PCIe when zero-copy) is not added to it.
+ */
+template <int V, int R>
+__device__ void run_cbc_enc(const char *smb, uint32_t lane4, uint8_t *base,
+			    const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
+			    const gpu_aes_dev_key *keys)
+{
+	constexpr uint32_t G = 4;
+	const uint32_t *src = keys[sg.key].erk;
+	const uint32_t n = ch.nblocks;
+	uint8_t *p = base + sg.off + (uint64_t)ch.block0 * 16;
+	uint32_t rk[4 * (R + 1)], x[4] = { ch.aux[0], ch.aux[1], ch.aux[2],
+					   ch.aux[3] };
+	uint4 cur[G], nxt[G];
+
+#pragma unroll
+	for (int i = 0; i < 4 * (R + 1); i++)
+		rk[i] = __ldg(src + i);
+#pragma unroll
+	for (uint32_t g = 0; g < G; g++)
+		cur[g] = g < n ? *reinterpret_cast<const uint4 *>(p + 16 * g) :
+				 make_uint4(0, 0, 0, 0);
+	for (uint32_t b0 = 0; b0 < n; b0 += G) {
+#pragma unroll
+		for (uint32_t g = 0; g < G; g++) {
+			const uint32_t b = b0 + G + g;
+
+			nxt[g] = b < n ? *reinterpret_cast<const uint4 *>(
+					      p + (uint64_t)b * 16) :
+					 make_uint4(0, 0, 0, 0);
+		}
+#pragma unroll
+		for (uint32_t g = 0; g < G; g++) {
+			uint32_t s[1][4] = { { cur[g].x ^ x[0], cur[g].y ^ x[1],
+					       cur[g].z ^ x[2],
+					       cur[g].w ^ x[3] } };
+
+			if (b0 + g >= n)
+				break;
+			aes1<V, false, R>(smb, lane4, rk, s);
+#pragma unroll
+			for (int k = 0; k < 4; k++)
+				x[k] = s[0][k];
+			*reinterpret_cast<uint4 *>(p + (uint64_t)(b0 + g) * 16) =
+				make_uint4(x[0], x[1], x[2], x[3]);
+		}
+#pragma unroll
+		for (uint32_t g = 0; g < G; g++)
+			cur[g] = nxt[g];
+	}
+}
+
+/*
  * GCM: CTR with the 32-bit counter (block b of the text uses IV || b+2)
  * and GHASH in the same pass.  Position v of the segment's hash stream
  * (aes_gpu.h) goes to warp (v / 32) mod nw, lane v mod 32: each lane folds
@@ -660,6 +785,26 @@ dispatch(const char *smb, uint32_t lane4, uint8_t *base, const gpu_aes_kseg &sg,
 		if (EXT)
 			BY_ROUNDS((run_gcm<V, true, R_>(smb, lane4, base, sg, ch, keys, ghash)));
 		break;
+	case GPU_AES_KOP_CBC_DEC:
+		if (EXT)
+			BY_ROUNDS((run_cbc_dec<V, R_>(smb, lane4, base, sg, ch, keys)));
+		break;
+	default:	/* serial ops: dispatch_serial() */
+		break;
+	}
+}
+
+/* A serial chunk, run whole by the calling thread alone. */
+template <int V>
+__device__ __forceinline__ void
+dispatch_serial(const char *smb, uint32_t lane4, uint8_t *base,
+		const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
+		const gpu_aes_dev_key *keys)
+{
+	switch (sg.op) {
+	case GPU_AES_KOP_CBC_ENC:
+		BY_ROUNDS((run_cbc_enc<V, R_>(smb, lane4, base, sg, ch, keys)));
+		break;
 	default:
 		break;
 	}
@@ -704,18 +849,27 @@ __device__ void fill_tables(uint32_t *sm, bool dec)
 	__syncthreads();
 }
 
+/*
+ * CTAs [0, enc_ctas) take the chunks of the encryption tables, the others
+ * the decrypting ones; a CTA fills the tables of its side once.  Of the
+ * first nenc chunks the last nser are serial: after its share of the
+ * parallel chunks, thread t of encrypting CTA b runs serial chunks
+ * t enc_ctas + b, ... on its own, so the longest (build_chunks() puts them
+ * first) go one to a CTA and the chains of a CTA share its first warps.
+ */
 template <int V, int B, bool EXT>
 __global__ void __launch_bounds__(512)
 aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
-	  const gpu_aes_kchunk *chunks, uint32_t nenc, uint32_t ndec,
-	  uint32_t enc_ctas, const gpu_aes_dev_key *keys, uint32_t *ghash,
-	  const __grid_constant__ gpu_aes_inline inl)
+	  const gpu_aes_kchunk *chunks, uint32_t nenc, uint32_t nser,
+	  uint32_t ndec, uint32_t enc_ctas, const gpu_aes_dev_key *keys,
+	  uint32_t *ghash, const __grid_constant__ gpu_aes_inline inl)
 {
 	extern __shared__ uint4 smem_raw[];
 	uint32_t *sm = reinterpret_cast<uint32_t *>(smem_raw);
 	const char *smb = reinterpret_cast<const char *>(smem_raw);
 	const bool dec = blockIdx.x >= enc_ctas;
 	const uint32_t lane4 = (threadIdx.x & 31) * 4;
+	const bool serial = EXT && !dec && blockIdx.x < nser;
 	uint32_t first, n, stride;
 
 	if (dec) {
@@ -724,10 +878,10 @@ aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 		stride = gridDim.x - enc_ctas;
 	} else {
 		first = blockIdx.x;
-		n = nenc;
+		n = nenc - nser;
 		stride = enc_ctas;
 	}
-	if (first >= n)
+	if (first >= n && !serial)
 		return;
 	fill_tables<V>(sm, dec);
 	for (uint32_t c = first; c < n; c += stride) {
@@ -736,18 +890,32 @@ aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 
 		dispatch<V, B, EXT>(smb, lane4, base, sg, ch, keys, ghash);
 	}
+	if constexpr (EXT) {
+		if (!serial)
+			return;
+		for (uint32_t j = threadIdx.x * enc_ctas + blockIdx.x; j < nser;
+		     j += enc_ctas * blockDim.x) {
+			const uint32_t c = n + j;
+			const gpu_aes_kchunk ch = chunks ? chunks[c] :
+							   inl.chunks[c];
+			const gpu_aes_kseg sg = chunks ? segs[ch.seg] :
+							 inl.segs[ch.seg];
+
+			dispatch_serial<V>(smb, lane4, base, sg, ch, keys);
+		}
+	}
 }
 
 typedef void (*kfn)(uint8_t *, const gpu_aes_kseg *, const gpu_aes_kchunk *,
-		    uint32_t, uint32_t, uint32_t, const gpu_aes_dev_key *,
-		    uint32_t *, const gpu_aes_inline);
+		    uint32_t, uint32_t, uint32_t, uint32_t,
+		    const gpu_aes_dev_key *, uint32_t *, const gpu_aes_inline);
 
 kfn pick(unsigned int variant, unsigned int bpt, bool ext)
 {
 	static const kfn fns[2][2][3] = {
 		{ { aes_batch<0, 1, false>, aes_batch<0, 2, false>, aes_batch<0, 4, false> },
 		  { aes_batch<1, 1, false>, aes_batch<1, 2, false>, aes_batch<1, 4, false> } },
-		/* XTS and GCM blocks are one per thread: bpt does not apply */
+		/* XTS, GCM, CBC: one block per thread, bpt does not apply */
 		{ { aes_batch<0, 1, true>, aes_batch<0, 1, true>, aes_batch<0, 1, true> },
 		  { aes_batch<1, 1, true>, aes_batch<1, 1, true>, aes_batch<1, 1, true> } },
 	};
@@ -806,6 +974,9 @@ extern "C" int gpu_aes_kernel_launch(const struct gpu_aes_launch *l,
 
 	if (l->nchunks == 0)
 		return 0;
+	/* Only the EXT build runs serial chunks: refuse, not skip them. */
+	if (l->nser > nenc || (l->nser && !l->ext))
+		return -1;
 	if (grid > l->nchunks)
 		grid = l->nchunks;
 	if (ndec == 0) {
@@ -824,7 +995,7 @@ extern "C" int gpu_aes_kernel_launch(const struct gpu_aes_launch *l,
 	}
 	pick(l->shape.variant, l->shape.bpt, l->ext != 0)<<<grid, l->shape.threads,
 		smem_bytes(l->shape.variant, nenc != 0, ndec != 0), stream>>>(
-		l->base, l->segs, l->chunks, nenc, ndec, enc_ctas, l->keys,
-		l->ghash, l->inl);
+		l->base, l->segs, l->chunks, nenc, l->nser, ndec, enc_ctas,
+		l->keys, l->ghash, l->inl);
 	return cudaGetLastError() == cudaSuccess ? 0 : -1;
 }

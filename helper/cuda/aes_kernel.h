@@ -35,9 +35,14 @@ struct gpu_aes_launch {
 	 * no segment is GCM.
 	 */
 	uint32_t *ghash;
-	uint32_t ext;		/* 1 when any segment is XTS or GCM */
+	uint32_t ext;		/* 1 when an op has GPU_AES_KOPF_EXT */
 	uint32_t nchunks;
-	uint32_t nenc;		/* chunks[0..nenc) do not decrypt */
+	/*
+	 * chunks[0..nenc) use the encryption tables, the last nser of them
+	 * serial (one thread each).
+	 */
+	uint32_t nenc;
+	uint32_t nser;
 	uint32_t max_ctas;	/* persistent grid: SMs * ctas_per_sm */
 	struct gpu_aes_shape shape;
 };

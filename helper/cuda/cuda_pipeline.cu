@@ -367,6 +367,18 @@ bool make_kseg(worker *w, const gpu_aes_region *r, gpu_aes_segment *g,
 		memcpy(k->aux, blk, sizeof(blk));
 		OPENSSL_cleanse(blk, sizeof(blk));
 		return true;
+	case GPU_AES_ALG_CBC:
+		if (g->len % 16 || tweak_len)
+			break;
+		if (!g->len) {
+			/* No text, no work (and no serial chunk of none). */
+			k->op = GPU_AES_KOP_CTR;
+			return true;
+		}
+		k->op = g->dir == GPU_AES_DIR_DECRYPT ? GPU_AES_KOP_CBC_DEC :
+							GPU_AES_KOP_CBC_ENC;
+		memcpy(k->aux, g->iv, 16);	/* words as the kernel reads */
+		return true;
 	default:
 		break;
 	}
@@ -386,12 +398,12 @@ bool enqueue_pieces(gpu_aes_backend *be, worker *w, slot *s,
 {
 	const gpu_aes_region *r = be->region;
 	uint32_t n = b->nr, max_ctas = (uint32_t)w->sms * w->shape.ctas_per_sm;
-	struct piece { uint32_t s0, s1; size_t c0, nch, nenc; };
+	struct piece { uint32_t s0, s1; size_t c0, nch, nenc, nser; };
 	std::vector<piece> pcs;
 	size_t nch = 0;
 
 	for (uint32_t i = 0; i < n;) {
-		piece p = { i, i, nch, 0, 0 };
+		piece p = { i, i, nch, 0, 0, 0 };
 		uint64_t bytes = 0;
 
 		while (p.s1 < n && (bytes < PIECE || p.s1 == p.s0))
@@ -403,8 +415,8 @@ bool enqueue_pieces(gpu_aes_backend *be, worker *w, slot *s,
 		if (nch + p.nch > w->max_chunks)
 			return false;
 		p.nenc = gpu_aes_build_chunks(s->h_segs + p.s0, p.s1 - p.s0,
-					      chunk, s->h_chunks + nch);
-		gpu_aes_chunk_aux(s->h_segs + p.s0, w->h_keys,
+					      chunk, s->h_chunks + nch, &p.nser);
+		gpu_aes_chunk_aux(s->h_segs + p.s0, w->h_keys, r->data,
 				  s->h_chunks + nch, p.nch);
 		nch += p.nch;
 		pcs.push_back(p);
@@ -447,6 +459,7 @@ bool enqueue_pieces(gpu_aes_backend *be, worker *w, slot *s,
 		l.ext = s->ext;
 		l.nchunks = (uint32_t)p.nch;
 		l.nenc = (uint32_t)p.nenc;
+		l.nser = (uint32_t)p.nser;
 		l.shape = w->shape;
 		l.max_ctas = max_ctas;
 		s->wrote = true;
@@ -515,8 +528,10 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	size_t nch = gpu_aes_count_chunks(s->h_segs, n, chunk);
 	if (nch > w->max_chunks)
 		return false;
-	size_t nenc = gpu_aes_build_chunks(s->h_segs, n, chunk, s->h_chunks);
-	gpu_aes_chunk_aux(s->h_segs, w->h_keys, s->h_chunks, nch);
+	size_t nser;
+	size_t nenc = gpu_aes_build_chunks(s->h_segs, n, chunk, s->h_chunks,
+					   &nser);
+	gpu_aes_chunk_aux(s->h_segs, w->h_keys, r->data, s->h_chunks, nch);
 	bool inl = n <= GPU_AES_INLINE_MAX && nch <= GPU_AES_INLINE_MAX;
 	gpu_aes_launch l;
 
@@ -547,6 +562,7 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	l.ext = s->ext;
 	l.nchunks = (uint32_t)nch;
 	l.nenc = (uint32_t)nenc;
+	l.nser = (uint32_t)nser;
 	l.shape = shape;
 	l.max_ctas = max_ctas;
 	/* From here on the region may be written: failures are EIO. */
@@ -887,7 +903,8 @@ unsigned int cuda_describe(struct gpu_aes_backend *be,
 } /* namespace gpu_aes_cuda */
 
 extern "C" const struct gpu_aes_backend_ops gpu_aes_backend_cuda = {
-	"cuda", GPU_AES_ALGS_V3, gpu_aes_cuda::cuda_probe, gpu_aes_cuda::cuda_open,
+	"cuda", GPU_AES_ALGS_V3 | GPU_AES_ALG_BIT(GPU_AES_ALG_CBC),
+	gpu_aes_cuda::cuda_probe, gpu_aes_cuda::cuda_open,
 	gpu_aes_cuda::cuda_submit, gpu_aes_cuda::cuda_drain,
 	gpu_aes_cuda::cuda_close, gpu_aes_cuda::cuda_idle,
 	gpu_aes_cuda::cuda_describe,

@@ -104,9 +104,9 @@ bool tune(worker *w, gpu_aes_shape *best)
 	sg.len = (uint32_t)n;
 	sg.rounds = 10;
 	sg.op = GPU_AES_KOP_CTR;
-	size_t nch = gpu_aes_count_chunks(&sg, 1, GPU_AES_CHUNK_BLOCKS);
+	size_t nch = gpu_aes_count_chunks(&sg, 1, GPU_AES_CHUNK_BLOCKS), nser;
 	std::vector<gpu_aes_kchunk> ch(nch);
-	gpu_aes_build_chunks(&sg, 1, GPU_AES_CHUNK_BLOCKS, ch.data());
+	gpu_aes_build_chunks(&sg, 1, GPU_AES_CHUNK_BLOCKS, ch.data(), &nser);
 	if (!CK(w, cudaMalloc(&buf, n)) || !CK(w, cudaMalloc(&d_seg, sizeof(sg))) ||
 	    !CK(w, cudaMalloc(&d_ch, nch * sizeof(ch[0]))) ||
 	    !CK(w, cudaMalloc(&d_key, sizeof(key))) ||

@@ -382,7 +382,7 @@ static void cpu_close(struct gpu_aes_backend *be)
 
 const struct gpu_aes_backend_ops gpu_aes_backend_cpu = {
 	.name = "cpu",
-	.algs = GPU_AES_ALGS_V3,
+	.algs = GPU_AES_ALGS_V3 | GPU_AES_ALG_BIT(GPU_AES_ALG_CBC),
 	.probe = cpu_probe,
 	.open = cpu_open,
 	.submit = cpu_submit,

@@ -21,6 +21,7 @@ enum {
 	CTX_XTS_ENC, CTX_XTS_DEC,
 	CTX_TWEAK,		/* AES-ECB encryption, XTS tweak key */
 	CTX_GCM_ENC, CTX_GCM_DEC,
+	CTX_CBC_ENC, CTX_CBC_DEC,
 	NR_CTX
 };
 
@@ -43,6 +44,10 @@ static const EVP_CIPHER *cipher_for(unsigned int idx, uint32_t key_len)
 	case CTX_XTS_DEC:
 		/* Never asked for 192: such keys are composed. */
 		return k == 0 ? EVP_aes_128_xts() : EVP_aes_256_xts();
+	case CTX_CBC_ENC:
+	case CTX_CBC_DEC:
+		return k == 0 ? EVP_aes_128_cbc() :
+		       k == 1 ? EVP_aes_192_cbc() : EVP_aes_256_cbc();
 	default:
 		return k == 0 ? EVP_aes_128_gcm() :
 		       k == 1 ? EVP_aes_192_gcm() : EVP_aes_256_gcm();
@@ -94,7 +99,7 @@ static EVP_CIPHER_CTX *ctx_get(struct gpu_aes_cpu_key *kc, unsigned int idx)
 			     kc->key;
 	/* CTR is its own inverse: both directions encrypt the counter. */
 	int enc = idx != CTX_ECB_DEC && idx != CTX_XTS_DEC &&
-		  idx != CTX_GCM_DEC;
+		  idx != CTX_GCM_DEC && idx != CTX_CBC_DEC;
 	int ok;
 
 	if (ctx)
@@ -118,23 +123,27 @@ static EVP_CIPHER_CTX *ctx_get(struct gpu_aes_cpu_key *kc, unsigned int idx)
 	return ctx;
 }
 
-static int32_t run_ecb_ctr(struct gpu_aes_cpu_key *kc,
-			   const struct gpu_aes_cpu_op *op)
+static int32_t run_ecb_ctr_cbc(struct gpu_aes_cpu_key *kc,
+			       const struct gpu_aes_cpu_op *op)
 {
+	int dec = op->dir == GPU_AES_DIR_DECRYPT;
 	EVP_CIPHER_CTX *ctx;
 	int outl = 0;
 
 	ctx = ctx_get(kc, op->alg == GPU_AES_ALG_CTR ? CTX_CTR :
-		      op->dir == GPU_AES_DIR_DECRYPT ? CTX_ECB_DEC :
-		      CTX_ECB_ENC);
+		      op->alg == GPU_AES_ALG_CBC ?
+		      (dec ? CTX_CBC_DEC : CTX_CBC_ENC) :
+		      dec ? CTX_ECB_DEC : CTX_ECB_ENC);
 	if (!ctx)
 		return GPU_AES_STATUS_EIO;
 	/*
 	 * A fresh IV restarts OpenSSL's CTR state (counter and keystream
-	 * position) without expanding the key again.  OpenSSL increments the
-	 * whole 128-bit block big-endian, which is the kernel's ctr(aes).
+	 * position) or CBC chain without expanding the key again.  OpenSSL
+	 * increments the whole 128-bit block big-endian, which is the
+	 * kernel's ctr(aes).  CBC decryption in place is fine: EVP takes
+	 * in == out and keeps the ciphertext block the next one needs.
 	 */
-	if (op->alg == GPU_AES_ALG_CTR &&
+	if (op->alg != GPU_AES_ALG_ECB &&
 	    EVP_CipherInit_ex(ctx, NULL, NULL, NULL, op->iv, -1) != 1)
 		return GPU_AES_STATUS_EIO;
 	/* len <= GPU_AES_MAX_DATA (1 GiB) fits an int. */
@@ -229,7 +238,12 @@ int32_t gpu_aes_cpu_crypt(struct gpu_aes_cpu_key *kc,
 		return op->len ? run_xts(kc, op) : GPU_AES_STATUS_OK;
 	case GPU_AES_ALG_ECB:
 	case GPU_AES_ALG_CTR:
-		return op->len ? run_ecb_ctr(kc, op) : GPU_AES_STATUS_OK;
+		return op->len ? run_ecb_ctr_cbc(kc, op) : GPU_AES_STATUS_OK;
+	case GPU_AES_ALG_CBC:
+		/* Whole blocks only: EVP would keep a partial one back. */
+		if (op->len % 16)
+			return GPU_AES_STATUS_EIO;
+		return op->len ? run_ecb_ctr_cbc(kc, op) : GPU_AES_STATUS_OK;
 	default:
 		return GPU_AES_STATUS_EIO;
 	}

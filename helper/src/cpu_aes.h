@@ -5,10 +5,10 @@
  * software fallback that the kernel's request path replays on (the role
  * the displaced CPU driver has in the kernel).
  *
- * ECB, CTR and GCM are EVP's.  XTS is EVP's for 128 and 256-bit keys with
- * distinct halves; AES-192 keys and equal halves (which EVP does not do)
- * and data units longer than EVP's IEEE 1619 limit go through xts_ecb.c,
- * built from AES-ECB.
+ * ECB, CTR, CBC and GCM are EVP's.  XTS is EVP's for 128 and 256-bit
+ * keys with distinct halves; AES-192 keys and equal halves (which EVP
+ * does not do) and data units longer than EVP's IEEE 1619 limit go
+ * through xts_ecb.c, built from AES-ECB.
  */
 #ifndef GPU_AES_HELPER_CPU_AES_H
 #define GPU_AES_HELPER_CPU_AES_H
@@ -17,7 +17,7 @@
 
 #include <openssl/evp.h>
 
-#define GPU_AES_CPU_NR_CTX	8
+#define GPU_AES_CPU_NR_CTX	10
 
 /*
  * One key and the OpenSSL contexts made from it, each on first use.  Not

@@ -156,6 +156,8 @@ static const char *alg_name(enum gpu_aes_alg alg)
 		return "xts";
 	case GPU_AES_ALG_GCM:
 		return "gcm";
+	case GPU_AES_ALG_CBC:
+		return "cbc";
 	}
 	return "?";
 }

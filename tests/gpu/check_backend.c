@@ -22,13 +22,23 @@
  * GPU: every request completes exactly once, with the right bytes, and the
  * counters say how: each one posted to the ring either came back from the
  * helper or was replayed on the CPU (recomputed), none twice.
- * Every phase: no request ran on the CPU at submission (fallback_requests),
+ * Phases 1-3: no request ran on the CPU at submission (fallback_requests),
  * none timed out, no completion was rejected.
+ * Phase 4, the ABI directly (CBC has no kernel request path in kring
+ * yet): batches of segments as the core hands them over, the same batch
+ * to the cuda backend on one region and to the cpu backend on another;
+ * every status and every byte (text, GCM tag) must agree, and every CBC
+ * request must equal OpenSSL's CBC.  Most segments are CBC, both ways,
+ * every key size, 16 B..32 MiB, mixed with ECB, CTR, XTS and GCM, 1 to
+ * 4096 per batch (zero-copy, copy-engine and piecewise batches), some CBC
+ * decryptions continuing the request before them in memory (IV = its
+ * last ciphertext block, which the GPU overwrites meanwhile).
  * Prints "N passed, M failed"; without a GPU prints SKIP and exits 0.
  * Usage: check_backend [rounds] [gpus]
  */
 #include "../../helper/cuda/aes_gpu.h"
 #include "../../helper/cuda/cuda_backend.h"
+#include "../../helper/src/region.h"
 #include "../../kring/kring.h"
 #include "../../kring/kring_host.h"
 #include "ref.h"
@@ -625,6 +635,247 @@ static int phase3(struct rng *g, const char *gpus, unsigned long long *passed,
 	return counters_clean("phase 3", &c0, &c1, N);
 }
 
+/* ---- phase 4: the backends served batches directly ---- */
+
+#define P4_DATA		(256ULL << 20)
+#define P4_ENTRIES	4096U
+#define P4_KEYS		9	/* 0..5 one key (16/24/32 twice), 6..8 XTS */
+
+struct p4 {
+	struct gpu_aes_region r[2];	/* 0: cuda, 1: cpu */
+	struct gpu_aes_backend *be[2];
+	const struct gpu_aes_backend_ops *ops[2];
+	struct gpu_aes_segment *segs[2];
+	uint8_t *in, *want;		/* the input; OpenSSL's CBC output */
+	uint8_t keys[P4_KEYS][64];
+};
+
+static int p4_done_flag[2];
+
+static void p4_done(struct gpu_aes_batch *b)
+{
+	__atomic_store_n((int *)b->owner, 1, __ATOMIC_RELEASE);
+}
+
+static uint32_t p4_key_len(int slot)
+{
+	return slot < 6 ? 16 + 8 * (uint32_t)(slot % 3) :
+			  16 + 8 * (uint32_t)(slot - 6);
+}
+
+static uint32_t p4_len(struct rng *g, int alg, int big)
+{
+	uint32_t len;
+
+	switch (rng_next(g) % (big ? 4 : 16)) {
+	case 0:
+		/* a lone CBC encryption is one GPU thread: keep it short */
+		len = 1 + (uint32_t)(rng_next(g) %
+				     (alg == GPU_AES_ALG_CBC ? (4U << 20) :
+							       (32U << 20)));
+		break;
+	case 1: case 2:
+		len = 1 + (uint32_t)(rng_next(g) % (256U << 10));
+		break;
+	default:
+		len = 1 + (uint32_t)(rng_next(g) % 8192);
+	}
+	if (alg == GPU_AES_ALG_ECB || alg == GPU_AES_ALG_CBC)
+		len = (len + 15) & ~15U;
+	if (alg == GPU_AES_ALG_XTS && len < 16)
+		len += 16;
+	return len;
+}
+
+/* One batch: n segments drawn, run on both backends, compared. */
+static int p4_round(struct p4 *p, struct rng *g, unsigned int n, int big,
+		    unsigned long long *passed, unsigned long long *failed,
+		    unsigned long long *bytes)
+{
+	struct gpu_aes_segment *sg = p->segs[0];
+	struct gpu_aes_batch b[2];
+	uint64_t off = 0, total = 0;
+	unsigned int i, nr = 0;
+
+	for (i = 0; i < n; i++) {
+		struct gpu_aes_segment *s = &sg[nr];
+		unsigned int pick = (unsigned int)(rng_next(g) % 16);
+		const struct gpu_aes_segment *pv = nr ? &sg[nr - 1] : NULL;
+		int chain = pv && pv->alg == GPU_AES_ALG_CBC &&
+			    pv->dir == GPU_AES_DIR_DECRYPT &&
+			    rng_next(g) % 3 == 0;
+		uint64_t span;
+
+		memset(s, 0, sizeof(*s));
+		s->alg = pick < 9 ? GPU_AES_ALG_CBC : pick < 11 ? GPU_AES_ALG_ECB :
+			 pick < 13 ? GPU_AES_ALG_CTR : pick < 15 ? GPU_AES_ALG_XTS :
+			 GPU_AES_ALG_GCM;
+		s->dir = (uint8_t)(rng_next(g) % 2);
+		s->key_slot = (uint16_t)(s->alg == GPU_AES_ALG_XTS ?
+					 6 + rng_next(g) % 3 :
+					 rng_next(g) % 6);
+		s->len = p4_len(g, s->alg, big);
+		if (s->alg == GPU_AES_ALG_GCM) {
+			s->aad_len = (uint32_t)(rng_next(g) % 3 ? rng_next(g) % 64 :
+						rng_next(g) % 5000);
+			s->auth_len = (uint8_t)(12 + rng_next(g) % 5);
+			if (rng_next(g) % 8 == 0)
+				s->len = 0;
+		}
+		rng_fill(g, s->iv, 16);
+		if (s->alg == GPU_AES_ALG_GCM)
+			memset(s->iv + 12, 0, 4);
+		if (s->alg == GPU_AES_ALG_ECB)
+			memset(s->iv, 0, 16);
+		if (chain) {
+			/* the stream goes on right after the previous part */
+			s->alg = GPU_AES_ALG_CBC;
+			s->dir = GPU_AES_DIR_DECRYPT;
+			s->key_slot = pv->key_slot;
+			s->aad_len = 0;
+			s->auth_len = 0;
+			s->len = (s->len + 15) & ~15U;
+			if (!s->len)
+				s->len = 16;
+		}
+		span = gpu_aes_sqe_span(s->alg, s->len, s->aad_len);
+		if (off + span > P4_DATA)
+			break;
+		s->tag = nr;
+		s->seq = nr * 3 + 1;
+		s->key_gen = 1;
+		s->data_off = off;
+		s->status = GPU_AES_STATUS_EIO;
+		rng_fill(g, p->in + off, span);
+		if (chain)
+			memcpy(s->iv, p->in + pv->data_off + pv->len - 16, 16);
+		if (s->alg == GPU_AES_ALG_CBC &&
+		    ref_crypt(GPU_AES_ALG_CBC, s->dir, p->keys[s->key_slot],
+			      p4_key_len(s->key_slot), s->iv, p->in + off,
+			      p->want + off, s->len))
+			return -1;
+		/* CBC requests of 64-byte multiples lie back to back */
+		off = (off + span + 63) & ~63ULL;
+		total += s->len;
+		nr++;
+	}
+	if (!nr)
+		return 0;
+	memcpy(p->segs[1], sg, nr * sizeof(*sg));
+	for (int k = 0; k < 2; k++) {
+		memcpy(p->r[k].data, p->in, off);
+		b[k] = (struct gpu_aes_batch){ p->segs[k], nr, total, p4_done,
+					       &p4_done_flag[k] };
+		p4_done_flag[k] = 0;
+		p->ops[k]->submit(p->be[k], &b[k]);
+	}
+	for (long spins = 0; !__atomic_load_n(&p4_done_flag[0], __ATOMIC_ACQUIRE) ||
+			     !__atomic_load_n(&p4_done_flag[1], __ATOMIC_ACQUIRE);
+	     spins++) {
+		struct timespec ts = { 0, 100000 };
+
+		if (spins > 600L * 10000) {
+			printf("FAIL: phase 4: a batch never completed\n");
+			return -1;
+		}
+		nanosleep(&ts, NULL);
+	}
+	for (i = 0; i < nr; i++) {
+		const struct gpu_aes_segment *a = &p->segs[0][i], *c = &p->segs[1][i];
+		uint64_t span = gpu_aes_sqe_span(a->alg, a->len, a->aad_len);
+		int ok = a->status == c->status &&
+			 (a->status == GPU_AES_STATUS_OK ||
+			  (a->alg == GPU_AES_ALG_GCM && a->dir &&
+			   a->status == GPU_AES_STATUS_EBADMSG));
+
+		if (ok && a->status == GPU_AES_STATUS_OK)
+			ok = !memcmp(p->r[0].data + a->data_off,
+				     p->r[1].data + a->data_off, span);
+		if (ok && a->alg == GPU_AES_ALG_CBC)
+			ok = !memcmp(p->r[0].data + a->data_off,
+				     p->want + a->data_off, a->len);
+		if (ok) {
+			(*passed)++;
+			*bytes += a->len;
+		} else {
+			(*failed)++;
+			printf("FAIL: phase 4: seg %u of %u alg %u dir %u keylen %u len %u aad %u status %d (cpu %d)\n",
+			       i, nr, a->alg, a->dir, p4_key_len(a->key_slot),
+			       a->len, a->aad_len, a->status, c->status);
+		}
+	}
+	return 0;
+}
+
+static void p4_free(struct p4 *p)
+{
+	for (int k = 0; k < 2; k++) {
+		if (p->be[k])
+			p->ops[k]->close(p->be[k]);
+		gpu_aes_region_free(&p->r[k]);
+		free(p->segs[k]);
+	}
+	free(p->in);
+	free(p->want);
+}
+
+static int phase4(struct rng *g, int rounds, const char *gpus,
+		  unsigned long long *passed, unsigned long long *failed,
+		  unsigned long long *bytes)
+{
+	struct gpu_aes_backend_config cfg[2];
+	struct gpu_aes_geometry geo;
+	struct p4 p;
+	int err = -1;
+
+	memset(&p, 0, sizeof(p));
+	memset(cfg, 0, sizeof(cfg));
+	cfg[0].gpus = gpus;
+	cfg[1].threads = 4;
+	p.ops[0] = &gpu_aes_backend_cuda;
+	p.ops[1] = &gpu_aes_backend_cpu;
+	p.in = malloc(P4_DATA);
+	p.want = malloc(P4_DATA);
+	if (!p.in || !p.want ||
+	    gpu_aes_region_geometry(1, P4_ENTRIES, P4_KEYS, P4_DATA, &geo))
+		goto out;
+	for (int s = 0; s < P4_KEYS; s++)
+		rng_fill(g, p.keys[s], 64);
+	for (int k = 0; k < 2; k++) {
+		p.segs[k] = calloc(P4_ENTRIES, sizeof(*p.segs[k]));
+		if (!p.segs[k] || gpu_aes_region_alloc(&geo, &p.r[k], NULL))
+			goto out;
+		gpu_aes_region_init_hdr(&p.r[k]);
+		for (int s = 0; s < P4_KEYS; s++) {
+			struct gpu_aes_key *e = &p.r[k].keys[s];
+			uint32_t kl = p4_key_len(s);
+
+			memcpy(e->key, p.keys[s], s < 6 ? kl : 2 * kl);
+			e->key_len = kl;
+			e->tweak_len = s < 6 ? 0 : kl;
+			e->gen = 1;
+		}
+		if (p.ops[k]->open(&cfg[k], &p.r[k], &p.be[k])) {
+			p.be[k] = NULL;
+			printf("FAIL: phase 4: %s backend\n", p.ops[k]->name);
+			goto out;
+		}
+	}
+	for (int it = 0; it < rounds; it++) {
+		/* batch sizes: a few (inline tables), hundreds, thousands */
+		unsigned int n = it % 3 == 0 ? 1 + (unsigned int)(rng_next(g) % 40) :
+				 it % 3 == 1 ? 1 + (unsigned int)(rng_next(g) % 400) :
+				 1 + (unsigned int)(rng_next(g) % P4_ENTRIES);
+
+		if (p4_round(&p, g, n, it % 5 == 4, passed, failed, bytes))
+			goto out;
+	}
+	err = 0;
+out:
+	p4_free(&p);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 200;
@@ -654,6 +905,8 @@ int main(int argc, char **argv)
 		err = phase2(rounds, gpus, &passed, &failed);
 	if (!err)
 		err = phase3(&g, gpus, &passed, &failed);
+	if (!err)
+		err = phase4(&g, rounds / 4 + 6, gpus, &passed, &failed, &bytes);
 	printf("check_backend: %llu passed, %llu failed (%llu MiB compared)%s\n",
 	       passed, failed, bytes >> 20, err ? ", stopped early" : "");
 	return failed || err ? 1 : 0;

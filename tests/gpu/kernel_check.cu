@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * kernel_check - the batch kernel alone, every launch shape, against
- * OpenSSL: random mixed batches of ECB, CTR, XTS and GCM (direction, key
- * size, counters that carry across 2^32/2^64/2^128, partial CTR blocks,
- * XTS ciphertext stealing and equal key halves, GCM with 0..64 KiB of AAD
- * and empty texts), output poisoned first.  XTS is checked against
- * OpenSSL's XTS for 128/256-bit keys and against XTS composed from
- * OpenSSL's AES-ECB otherwise; GCM texts and full 16-byte tags against
- * OpenSSL's GCM (decryption: the tag the kernel computes must be the one
- * encryption gave).
+ * OpenSSL: random mixed batches of ECB, CTR, XTS, GCM and CBC (direction,
+ * key size, counters that carry across 2^32/2^64/2^128, partial CTR
+ * blocks, XTS ciphertext stealing and equal key halves, GCM with 0..64
+ * KiB of AAD and empty texts, CBC requests that continue the one before
+ * them in memory, IV = its last ciphertext block), output poisoned first.
+ * Every fourth round is hundreds of short requests, so CBC encryption
+ * runs on many threads of many CTAs and its chains differ in length.
+ * XTS is checked against OpenSSL's XTS for 128/256-bit keys and against
+ * XTS composed from OpenSSL's AES-ECB otherwise; GCM texts and full
+ * 16-byte tags against OpenSSL's GCM (decryption: the tag the kernel
+ * computes must be the one encryption gave); CBC against OpenSSL's CBC.
  * Usage: kernel_check [rounds] [max_seg_bytes] | --probe
  */
 #include "../../helper/cuda/aes_gpu.h"
@@ -109,24 +112,43 @@ int main(int argc, char **argv)
 		      cudaMemcpyHostToDevice));
 
 	for (int it = 0; it < rounds; it++) {
-		unsigned int nsegs = 1 + rng_next(&r) % (it % 2 ? 40 : 6);
+		const bool many = it % 4 == 3;
+		unsigned int nsegs = 1 + rng_next(&r) % (many ? 700 :
+							 it % 2 ? 40 : 6);
 		std::vector<gpu_aes_kseg> segs(nsegs);
 		std::vector<uint8_t> ivs(16 * nsegs);
-		std::vector<int> algs(nsegs), dirs(nsegs);
+		std::vector<int> algs(nsegs), dirs(nsegs), chain(nsegs);
 		std::vector<uint8_t> want_tag(16 * nsegs);
 		uint64_t total = 0;
 
 		for (unsigned int i = 0; i < nsegs; i++) {
 			unsigned int k = rng_next(&r) % nkeys;
-			uint32_t len = 1 + rng_next(&r) % (rng_next(&r) % 4 ?
-					4096 : maxlen);
+			uint32_t len = 1 + rng_next(&r) % (many ? 2048 :
+					rng_next(&r) % 4 ? 4096 : maxlen);
 			gpu_aes_kseg &sg = segs[i];
 
 			memset(&sg, 0, sizeof(sg));
-			algs[i] = 1 + (int)(rng_next(&r) % 4);
+			algs[i] = 1 + (int)(rng_next(&r) % 5);
 			dirs[i] = rng_next(&r) % 2;
+			/* both CBC kernels in every even round: the sanitizers run one */
+			if (it % 2 == 0 && i < 2) {
+				algs[i] = 5;
+				dirs[i] = (int)i;
+			}
+			chain[i] = 0;
 			if (algs[i] == 1)
 				len = (len + 15) & ~15U;
+			if (algs[i] == 5) {
+				/* a multiple of 64: the next request starts right after */
+				len = rng_next(&r) % 2 ? (len + 63) & ~63U :
+							 (len + 15) & ~15U;
+				if (i >= 2 && algs[i - 1] == 5 &&
+				    rng_next(&r) % 3 == 0) {
+					chain[i] = 1;
+					k = segs[i - 1].key;
+					dirs[i] = dirs[i - 1];
+				}
+			}
 			if (algs[i] == 3 && len < 16)
 				len += 16;
 			if (algs[i] == 4 && rng_next(&r) % 8 == 0)
@@ -140,6 +162,8 @@ int main(int argc, char **argv)
 							  GPU_AES_KOP_ECB_ENC) :
 				algs[i] == 3 ? (dirs[i] ? GPU_AES_KOP_XTS_DEC :
 							  GPU_AES_KOP_XTS_ENC) :
+				algs[i] == 5 ? (dirs[i] ? GPU_AES_KOP_CBC_DEC :
+							  GPU_AES_KOP_CBC_ENC) :
 				(dirs[i] ? GPU_AES_KOP_GCM_DEC : GPU_AES_KOP_GCM_ENC);
 			pick_iv(&r, &ivs[16 * i]);
 			if (algs[i] == 4) {
@@ -161,7 +185,20 @@ int main(int argc, char **argv)
 			const tkey &K = keys[sg.key];
 			int rc;
 
-			if (algs[i] <= 2) {
+			if (algs[i] == 5) {
+				uint8_t *iv = &ivs[16 * i];
+
+				/* CBC across requests: the IV is the last ciphertext block */
+				if (chain[i]) {
+					const gpu_aes_kseg &pv = segs[i - 1];
+					const uint8_t *ct = dirs[i] ? &in[0] : &want[0];
+
+					memcpy(iv, ct + pv.off + pv.len - 16, 16);
+				}
+				words(iv, sg.aux);
+				rc = ref_crypt(5, dirs[i], K.key, K.len, iv,
+					       &in[sg.off], &want[sg.off], sg.len);
+			} else if (algs[i] <= 2) {
 				rc = ref_crypt(algs[i], dirs[i], K.key, K.len,
 					       &ivs[16 * i], &in[sg.off],
 					       &want[sg.off], sg.len);
@@ -212,15 +249,16 @@ int main(int argc, char **argv)
 		uint32_t chunk = csz[it % 5];
 		size_t nch = gpu_aes_count_chunks(segs.data(), nsegs, chunk);
 		std::vector<gpu_aes_kchunk> ch(nch);
-		size_t nenc = gpu_aes_build_chunks(segs.data(), nsegs, chunk,
-						   ch.data());
+		size_t nser, nenc = gpu_aes_build_chunks(segs.data(), nsegs,
+							 chunk, ch.data(), &nser);
 		uint8_t *d_data;
 		gpu_aes_kseg *d_segs;
 		gpu_aes_kchunk *d_ch;
 		uint32_t *d_ghash;
 		std::vector<uint32_t> ghash(4 * nsegs);
 
-		gpu_aes_chunk_aux(segs.data(), dkeys.data(), ch.data(), nch);
+		gpu_aes_chunk_aux(segs.data(), dkeys.data(), in.data(), ch.data(),
+				  nch);
 		CK(cudaMalloc(&d_data, total));
 		CK(cudaMalloc(&d_segs, nsegs * sizeof(gpu_aes_kseg)));
 		CK(cudaMalloc(&d_ch, nch * sizeof(gpu_aes_kchunk)));
@@ -255,6 +293,7 @@ int main(int argc, char **argv)
 			l.ext = ext;
 			l.nchunks = (uint32_t)nch;
 			l.nenc = (uint32_t)nenc;
+			l.nser = (uint32_t)nser;
 			l.max_ctas = (uint32_t)sms * (v ? 1 : 2);
 			l.shape.variant = v;
 			l.shape.threads = t;

@@ -17,13 +17,16 @@ int ref_crypt(int alg, int dir, const uint8_t *key, unsigned int key_len,
 	if (alg == 2)
 		c = key_len == 16 ? EVP_aes_128_ctr() :
 		    key_len == 24 ? EVP_aes_192_ctr() : EVP_aes_256_ctr();
+	else if (alg == 5)
+		c = key_len == 16 ? EVP_aes_128_cbc() :
+		    key_len == 24 ? EVP_aes_192_cbc() : EVP_aes_256_cbc();
 	else
 		c = key_len == 16 ? EVP_aes_128_ecb() :
 		    key_len == 24 ? EVP_aes_192_ecb() : EVP_aes_256_ecb();
 	ctx = EVP_CIPHER_CTX_new();
 	if (!ctx)
 		return -1;
-	ok = EVP_CipherInit_ex(ctx, c, NULL, key, alg == 2 ? iv : NULL,
+	ok = EVP_CipherInit_ex(ctx, c, NULL, key, alg == 1 ? NULL : iv,
 			       alg == 2 ? 1 : !dir);
 	ok = ok && EVP_CIPHER_CTX_set_padding(ctx, 0);
 	/* EVP takes int lengths: feed large buffers in pieces. */

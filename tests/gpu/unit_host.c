@@ -104,7 +104,7 @@ static void test_chunks(void)
 {
 	struct gpu_aes_kseg s[4];
 	struct gpu_aes_kchunk c[64];
-	size_t n, nenc;
+	size_t n, nenc, nser;
 	uint32_t cover[4] = { 0 };
 
 	memset(s, 0, sizeof(s));
@@ -118,8 +118,8 @@ static void test_chunks(void)
 	s[3].op = GPU_AES_KOP_ECB_ENC;
 	n = gpu_aes_count_chunks(s, 4, GPU_AES_CHUNK_BLOCKS);
 	EXPECT(n == 6);
-	nenc = gpu_aes_build_chunks(s, 4, GPU_AES_CHUNK_BLOCKS, c);
-	EXPECT(nenc == 1);
+	nenc = gpu_aes_build_chunks(s, 4, GPU_AES_CHUNK_BLOCKS, c, &nser);
+	EXPECT(nenc == 1 && nser == 0);
 	EXPECT(c[0].seg == 1 && c[0].block0 == 0 &&
 	       c[0].nblocks == GPU_AES_CHUNK_BLOCKS);
 	for (size_t i = nenc; i < n; i++)
@@ -545,8 +545,10 @@ static void test_xts_tweaks(void)
 
 		if (!ch || !want)
 			abort();
-		gpu_aes_build_chunks(&sg, 1, chunk, ch);
-		gpu_aes_chunk_aux(&sg, NULL, ch, nch);
+		size_t nser;
+
+		gpu_aes_build_chunks(&sg, 1, chunk, ch, &nser);
+		gpu_aes_chunk_aux(&sg, NULL, NULL, ch, nch);
 		memcpy(want[0], sg.aux, 16);
 		for (uint32_t j = 1; j < nb; j++) {
 			memcpy(want[j], want[j - 1], 16);
@@ -579,6 +581,273 @@ static void test_xts_tweaks(void)
 		free(want);
 	}
 	EXPECT(ok);
+}
+
+/*
+ * The op table's rules that the kernel's structure relies on: a serial
+ * op runs on encrypting CTAs (no inverse tables) in the EXT build only;
+ * a CBC op takes its chain from chunk aux; op numbers past the last are
+ * nothing.
+ */
+static void test_kop_flags(void)
+{
+	static const struct {
+		uint32_t op, flags;
+	} want[] = {
+		{ GPU_AES_KOP_CTR, 0 },
+		{ GPU_AES_KOP_ECB_ENC, 0 },
+		{ GPU_AES_KOP_ECB_DEC, GPU_AES_KOPF_DEC_TABLES },
+		{ GPU_AES_KOP_XTS_ENC, GPU_AES_KOPF_EXT | GPU_AES_KOPF_TWEAK },
+		{ GPU_AES_KOP_XTS_DEC, GPU_AES_KOPF_EXT | GPU_AES_KOPF_TWEAK |
+				       GPU_AES_KOPF_DEC_TABLES },
+		{ GPU_AES_KOP_GCM_ENC, GPU_AES_KOPF_EXT | GPU_AES_KOPF_GHASH |
+				       GPU_AES_KOPF_LONG_CHUNKS },
+		{ GPU_AES_KOP_GCM_DEC, GPU_AES_KOPF_EXT | GPU_AES_KOPF_GHASH |
+				       GPU_AES_KOPF_LONG_CHUNKS },
+		{ GPU_AES_KOP_CBC_ENC, GPU_AES_KOPF_EXT | GPU_AES_KOPF_SERIAL |
+				       GPU_AES_KOPF_CHAIN },
+		{ GPU_AES_KOP_CBC_DEC, GPU_AES_KOPF_EXT | GPU_AES_KOPF_CHAIN |
+				       GPU_AES_KOPF_DEC_TABLES },
+	};
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		EXPECT(gpu_aes_kop_flags(want[i].op) == want[i].flags);
+	for (uint32_t op = 0; op < 256; op++) {
+		uint32_t f = gpu_aes_kop_flags(op);
+
+		if (f & GPU_AES_KOPF_SERIAL)
+			EXPECT(!(f & GPU_AES_KOPF_DEC_TABLES) &&
+			       (f & GPU_AES_KOPF_EXT) &&
+			       !(f & GPU_AES_KOPF_GHASH));
+		if (op > GPU_AES_KOP_CBC_DEC)
+			EXPECT(f == 0);
+	}
+}
+
+/*
+ * Serial segments: one whole chunk each, after the parallel chunks of the
+ * encryption tables, longest first; they do not count in the chunk size.
+ * And the kernel's hand-out of serial chunks (thread t of encrypting CTA
+ * b takes t * ctas + b, then every ctas * threads) runs each exactly once.
+ */
+static void test_chunks_serial(void)
+{
+	static const struct {
+		uint8_t op;
+		uint32_t blocks;
+	} in[] = {
+		{ GPU_AES_KOP_CBC_ENC, 10 },
+		{ GPU_AES_KOP_CTR, 5000 },
+		{ GPU_AES_KOP_CBC_DEC, 9000 },
+		{ GPU_AES_KOP_CBC_ENC, 300 },
+		{ GPU_AES_KOP_ECB_ENC, 0 },
+		{ GPU_AES_KOP_CBC_ENC, 10 },
+		{ GPU_AES_KOP_XTS_DEC, 20 },
+	};
+	static const uint32_t order[] = { 1, 1, 3, 0, 5, 2, 2, 2, 6 };
+	enum { NS = sizeof(in) / sizeof(in[0]) };
+	struct gpu_aes_kseg s[NS];
+	struct gpu_aes_kchunk c[16];
+	size_t n, nenc, nser;
+
+	memset(s, 0, sizeof(s));
+	for (int i = 0; i < NS; i++) {
+		s[i].op = in[i].op;
+		s[i].len = 16 * in[i].blocks;
+	}
+	n = gpu_aes_count_chunks(s, NS, GPU_AES_CHUNK_BLOCKS);
+	EXPECT(n == 9);
+	nenc = gpu_aes_build_chunks(s, NS, GPU_AES_CHUNK_BLOCKS, c, &nser);
+	EXPECT(nenc == 5 && nser == 3);
+	for (size_t i = 0; i < n && i < 9; i++)
+		EXPECT(c[i].seg == order[i]);
+	for (size_t i = nenc - nser; i < nenc; i++)
+		EXPECT(c[i].block0 == 0 && c[i].nblocks == in[c[i].seg].blocks);
+	EXPECT(c[5].block0 == 0 && c[6].block0 == GPU_AES_CHUNK_BLOCKS &&
+	       c[7].nblocks == 9000 - 2 * GPU_AES_CHUNK_BLOCKS);
+
+	/* A 1 GiB chain next to 1000 CTR blocks: the chunks are CTR's. */
+	s[0].op = GPU_AES_KOP_CBC_ENC;
+	s[0].len = 1U << 30;
+	s[1].op = GPU_AES_KOP_CTR;
+	s[1].len = 16 * 1000;
+	EXPECT(gpu_aes_chunk_blocks(s, 2, 132) == 256);
+	EXPECT(gpu_aes_count_chunks(s, 2, 256) == 1 + 4);
+
+	static const uint32_t ctas_of[] = { 1, 7, 132, 264 };
+
+	for (int ci = 0; ci < 4; ci++)
+	for (uint32_t nt = 128; nt <= 512; nt *= 4)
+	for (int k = 0; k < 8; k++) {
+		static uint8_t seen[3 * 264 * 512];
+		const uint32_t ctas = ctas_of[ci], all = ctas * nt;
+		const uint32_t nsrs[8] = { 0, 1, ctas - 1, ctas + 1, all - 1,
+					   all, all + 1, 2 * all + 5 };
+		const uint32_t nsr = nsrs[k];
+		int ok = 1;
+
+		memset(seen, 0, nsr);
+		for (uint32_t b = 0; b < ctas; b++)
+			for (uint32_t t = 0; t < nt; t++)
+				for (uint32_t j = t * ctas + b; j < nsr;
+				     j += ctas * nt)
+					seen[j]++;
+		for (uint32_t j = 0; j < nsr; j++)
+			ok &= seen[j] == 1;
+		EXPECT(ok);
+	}
+}
+
+/*
+ * run_cbc_dec() replayed on the CPU with the kernel's round arithmetic:
+ * chunk aux from the input, every warp's block before its range read
+ * before any block of the chunk is written (the CTA barrier), lanes in
+ * steps of 32 that read all their blocks before writing, the block
+ * before a lane's from the lane before (lane 31's of the last step for
+ * lane 0).  Chunks run first to last, so a chunk's predecessor has
+ * already become plaintext in the buffer when it starts: only the host's
+ * copy in chunk aux is right.  run_cbc_enc(): one chain, G blocks loaded
+ * ahead.  Both in place, against OpenSSL.
+ */
+static void cbc_dec_emulate(const struct gpu_aes_dev_key *dk, unsigned int nr,
+			    const uint8_t iv[16], uint8_t *buf, uint32_t len,
+			    uint32_t chunk, uint32_t nt)
+{
+	struct gpu_aes_kseg sg;
+	uint32_t nw = nt / 32;
+	size_t nser;
+
+	memset(&sg, 0, sizeof(sg));
+	sg.op = GPU_AES_KOP_CBC_DEC;
+	sg.len = len;
+	memcpy(sg.aux, iv, 16);
+	size_t nch = gpu_aes_count_chunks(&sg, 1, chunk);
+	struct gpu_aes_kchunk *ch = calloc(nch, sizeof(*ch));
+	uint32_t (*prev)[4] = calloc(nw, sizeof(*prev));
+
+	if (!ch || !prev)
+		abort();
+	gpu_aes_build_chunks(&sg, 1, chunk, ch, &nser);
+	gpu_aes_chunk_aux(&sg, dk, buf, ch, nch);
+	for (size_t ci = 0; ci < nch; ci++) {
+		uint8_t *p = buf + 16 * (size_t)ch[ci].block0;
+		uint32_t nb = ch[ci].nblocks;
+		uint32_t pw = ((nb + nw - 1) / nw + 31) & ~31U;
+
+		for (uint32_t w = 0; w < nw; w++) {
+			uint32_t st = w * pw < nb ? w * pw : nb;
+
+			memcpy(prev[w], ch[ci].aux, 16);
+			if (st && st < nb)
+				words(p + 16 * (size_t)(st - 1), prev[w]);
+		}
+		for (uint32_t w = 0; w < nw; w++) {
+			uint32_t st = w * pw < nb ? w * pw : nb;
+			uint32_t end = st + pw < nb ? st + pw : nb;
+
+			for (uint32_t i0 = st; i0 < end; i0 += 32) {
+				uint32_t x[32][4], y[4], s4[4];
+
+				for (uint32_t l = 0; l < 32; l++) {
+					memset(x[l], 0, 16);
+					if (i0 + l < end)
+						words(p + 16 * (size_t)(i0 + l), x[l]);
+				}
+				for (uint32_t l = 0; l < 32 && i0 + l < end; l++) {
+					memcpy(y, l ? x[l - 1] : prev[w], 16);
+					memcpy(s4, x[l], 16);
+					emu(dk->drk, nr, 1, s4);
+					for (int k = 0; k < 4; k++)
+						s4[k] ^= y[k];
+					unwords(s4, p + 16 * (size_t)(i0 + l));
+				}
+				memcpy(prev[w], x[31], 16);
+			}
+		}
+	}
+	free(ch);
+	free(prev);
+}
+
+static void cbc_enc_emulate(const struct gpu_aes_dev_key *dk, unsigned int nr,
+			    const uint8_t iv[16], uint8_t *buf, uint32_t len)
+{
+	enum { G = 4 };
+	struct gpu_aes_kseg sg;
+	struct gpu_aes_kchunk ch;
+	uint32_t x[4], cur[G][4], nxt[G][4];
+	size_t nser;
+
+	memset(&sg, 0, sizeof(sg));
+	sg.op = GPU_AES_KOP_CBC_ENC;
+	sg.len = len;
+	memcpy(sg.aux, iv, 16);
+	EXPECT(gpu_aes_count_chunks(&sg, 1, 256) == 1);
+	EXPECT(gpu_aes_build_chunks(&sg, 1, 256, &ch, &nser) == 1 && nser == 1);
+	gpu_aes_chunk_aux(&sg, dk, buf, &ch, 1);
+	memcpy(x, ch.aux, 16);
+	for (uint32_t g = 0; g < G; g++) {
+		memset(cur[g], 0, 16);
+		if (g < ch.nblocks)
+			words(buf + 16 * g, cur[g]);
+	}
+	for (uint32_t b0 = 0; b0 < ch.nblocks; b0 += G) {
+		for (uint32_t g = 0; g < G; g++) {
+			memset(nxt[g], 0, 16);
+			if (b0 + G + g < ch.nblocks)
+				words(buf + 16 * (size_t)(b0 + G + g), nxt[g]);
+		}
+		for (uint32_t g = 0; g < G && b0 + g < ch.nblocks; g++) {
+			for (int k = 0; k < 4; k++)
+				x[k] ^= cur[g][k];
+			emu(dk->erk, nr, 0, x);
+			unwords(x, buf + 16 * (size_t)(b0 + g));
+		}
+		memcpy(cur, nxt, sizeof(cur));
+	}
+}
+
+static void test_cbc(void)
+{
+	static const uint32_t chunks[] = { 256, 512, 768, 1024, 4096 };
+	static uint8_t pt[300U << 10], ct[sizeof(pt)], buf[sizeof(pt)];
+	struct rng g;
+	int ok_dec = 1, ok_enc = 1;
+
+	rng_seed(&g, 387);
+	for (int it = 0; it < 60; it++) {
+		unsigned int kl = 16 + 8 * (it % 3), nr;
+		uint32_t len = 16 * (1 + (uint32_t)(rng_next(&g) %
+			(it % 4 ? 300 : sizeof(pt) / 16)));
+		uint32_t chunk = chunks[rng_next(&g) % 5], nt = 128U << (it % 3);
+		uint8_t key[32], iv[16];
+		struct gpu_aes_dev_key dk;
+
+		rng_fill(&g, key, 32);
+		rng_fill(&g, iv, 16);
+		rng_fill(&g, pt, len);
+		EXPECT(gpu_aes_dev_expand_key(key, kl, &dk, &nr) == 0);
+		EXPECT(ref_crypt(5, 0, key, kl, iv, pt, ct, len) == 0);
+		memcpy(buf, ct, len);
+		cbc_dec_emulate(&dk, nr, iv, buf, len, chunk, nt);
+		if (memcmp(buf, pt, len)) {
+			printf("cbc dec emulation: kl %u len %u chunk %u nt %u\n",
+			       kl, len, chunk, nt);
+			ok_dec = 0;
+		}
+		memcpy(buf, pt, len);
+		cbc_enc_emulate(&dk, nr, iv, buf, len);
+		if (memcmp(buf, ct, len)) {
+			printf("cbc enc emulation: kl %u len %u\n", kl, len);
+			ok_enc = 0;
+		}
+		/* OpenSSL in place gives the same (the cpu backend relies on it) */
+		memcpy(buf, ct, len);
+		EXPECT(ref_crypt(5, 1, key, kl, iv, buf, buf, len) == 0 &&
+		       !memcmp(buf, pt, len));
+	}
+	EXPECT(ok_dec);
+	EXPECT(ok_enc);
 }
 
 /* XTS composed from ECB (the reference for 192-bit keys) vs OpenSSL's. */
@@ -637,8 +906,10 @@ static int gcm_emulate(const uint8_t *key, unsigned int kl, const uint8_t iv[12]
 
 	if (!ch)
 		return -1;
-	gpu_aes_build_chunks(&sg, 1, chunk, ch);
-	gpu_aes_chunk_aux(&sg, &dk, ch, nch);
+	size_t nser;
+
+	gpu_aes_build_chunks(&sg, 1, chunk, ch, &nser);
+	gpu_aes_chunk_aux(&sg, &dk, NULL, ch, nch);
 	for (size_t ci = 0; ci < nch; ci++) {
 		uint32_t G = ch[ci].nblocks / 32;
 
@@ -759,9 +1030,12 @@ int main(void)
 	test_gcm_hash();
 	test_ctr();
 	test_chunks();
+	test_kop_flags();
+	test_chunks_serial();
 	test_tables();
 	test_expand();
 	test_rounds();
+	test_cbc();
 	test_shape();
 	test_tune_cache();
 	test_gpus();

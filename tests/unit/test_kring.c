@@ -1056,7 +1056,8 @@ TEST(kring_rejects_bad_keys_and_lengths)
 	for (i = 0; i < sizeof(bad_xts) / sizeof(bad_xts[0]); i++)
 		CHECK_EQ(kring_tfm_new(GPU_AES_ALG_XTS, key, bad_xts[i], &t),
 			 -EINVAL);
-	CHECK_EQ(kring_tfm_new((enum gpu_aes_alg)5, key, 16, &t), -EINVAL);
+	CHECK_EQ(kring_tfm_new((enum gpu_aes_alg)(GPU_AES_ALG_MAX + 1), key, 16,
+			       &t), -EINVAL);
 
 	CHECK_EQ(kfix_start(&f, 1, 16, 1 << 20, 1, 0), 0);
 	t = kr_tfm(GPU_AES_ALG_ECB, key, 16);

@@ -112,7 +112,7 @@ static int use_every_context(struct gpu_aes_cpu_key *kc, uint8_t *buf)
 	static const uint8_t alg[] = {
 		GPU_AES_ALG_ECB, GPU_AES_ALG_ECB, GPU_AES_ALG_CTR,
 		GPU_AES_ALG_XTS, GPU_AES_ALG_XTS, GPU_AES_ALG_GCM,
-		GPU_AES_ALG_GCM,
+		GPU_AES_ALG_GCM, GPU_AES_ALG_CBC, GPU_AES_ALG_CBC,
 	};
 	uint8_t iv[16] = { 0 };
 	unsigned int i;
@@ -165,7 +165,7 @@ TEST(secret_openssl_contexts_live_in_the_arena)
 			held++;
 			CHECK(gpu_aes_secret_owns(kc[j].ctx[i]));
 		}
-	CHECK_EQ(held, 7);
+	CHECK_EQ(held, 9);
 	gpu_aes_cpu_key_wipe(&kc[0]);
 	gpu_aes_cpu_key_wipe(&kc[1]);
 	CHECK_EQ(gpu_aes_secret_arena_used(), base);
@@ -380,6 +380,7 @@ TEST(secret_no_key_in_dumpable_memory)
 	for (slot = 0; slot < 4; slot++) {
 		static const uint8_t one[] = {
 			GPU_AES_ALG_ECB, GPU_AES_ALG_CTR, GPU_AES_ALG_GCM,
+			GPU_AES_ALG_CBC,
 		};
 		uint8_t dir;
 

@@ -88,7 +88,7 @@ TEST(validation_each_bad_field_is_einval)
 	ctr.len = 64;
 
 	BAD(1, ctr, alg, 0);
-	BAD(1, ctr, alg, GPU_AES_ALG_MAX + 1);
+	BAD(1, ctr, alg, GPU_AES_ALG_MAX + 1);	/* the first unassigned */
 	BAD(1, ctr, alg, 255);
 	BAD(1, ctr, dir, 2);
 	BAD(1, ctr, dir, 255);
@@ -186,8 +186,9 @@ TEST(validation_unagreed_alg_is_einval)
 
 /*
  * The fields that depend on the algorithm: GCM's span, auth_len and IV
- * tail, XTS's length and two-key entry, aad_len/auth_len on the other
- * algorithms, reserved1.  On queue 2, the last: its slice ends the area.
+ * tail, XTS's length and two-key entry, CBC's whole blocks,
+ * aad_len/auth_len on the other algorithms, reserved1.  On queue 2, the
+ * last: its slice ends the area.
  */
 TEST(validation_alg_fields_are_einval)
 {
@@ -196,7 +197,7 @@ TEST(validation_alg_fields_are_einval)
 	};
 	const uint64_t base_off = 2 * QDATA, end = 3 * QDATA;
 	struct gpu_aes_core_stats st;
-	struct gpu_aes_sqe gcm, xts, ctr, ecb, s;
+	struct gpu_aes_sqe gcm, xts, ctr, ecb, cbc, s;
 	unsigned int i, nr_bad = 0, nr_ok = 0;
 	uint8_t key[64], *copy;
 	uint64_t size;
@@ -239,6 +240,8 @@ TEST(validation_alg_fields_are_einval)
 	ecb = ctr;
 	ecb.alg = GPU_AES_ALG_ECB;
 	memset(ecb.iv, 0, 16);
+	cbc = ctr;
+	cbc.alg = GPU_AES_ALG_CBC;
 
 	/* GCM's extent: text, 16-byte tag slot, AAD, all inside the slice. */
 	s = gcm;
@@ -281,6 +284,20 @@ TEST(validation_alg_fields_are_einval)
 	BAD(2, ctr, key_slot, 2);
 	BAD(2, ecb, key_slot, 2);
 
+	/* CBC: whole blocks; one key; no AAD or tag. */
+	BAD(2, cbc, len, 1);
+	BAD(2, cbc, len, 15);
+	BAD(2, cbc, len, 17);
+	BAD(2, cbc, len, 4095);
+	BAD(2, cbc, len, 0xfffffff0U);
+	BAD(2, cbc, aad_len, 16);
+	BAD(2, cbc, auth_len, 16);
+	BAD(2, cbc, key_slot, 2);
+	BAD(2, cbc, key_slot, 3);
+	BAD(2, cbc, data_off, end - 32);
+	BAD(2, cbc, data_off, base_off + 8);
+	BAD(2, cbc, dir, 2);
+
 	/* Room for later ABI fields must be zero in every algorithm. */
 	for (i = 0; i < sizeof(s.reserved1); i++) {
 		BAD(2, gcm, reserved1[i], 0x80);
@@ -288,6 +305,7 @@ TEST(validation_alg_fields_are_einval)
 	}
 	BAD(2, xts, reserved1[14], 1);
 	BAD(2, ecb, reserved1[0], 1);
+	BAD(2, cbc, reserved1[7], 1);
 	CHECK_MEM(m.r.data, copy, size);
 
 	/* The bases themselves run, at the very end of the slice too. */
@@ -304,6 +322,12 @@ TEST(validation_alg_fields_are_einval)
 	s.data_off = end - 128;
 	CHECK(v_expect(&m, 2, &s, GPU_AES_STATUS_OK, &nr_ok, "xts", __LINE__));
 	CHECK(memcmp(m.r.data + end - 128, copy, 64) != 0);
+	CHECK_MEM(m.r.data, copy, size - 128);
+	s = cbc;
+	s.data_off = end - 16;			/* one block, the last */
+	s.len = 16;
+	CHECK(v_expect(&m, 2, &s, GPU_AES_STATUS_OK, &nr_ok, "cbc", __LINE__));
+	CHECK(memcmp(m.r.data + end - 16, copy, 16) != 0);
 	CHECK_MEM(m.r.data, copy, size - 128);
 
 	mfix_stop(&m);
@@ -468,6 +492,7 @@ TEST(validation_check_sqe_slice_bounds)
 		{ GPU_AES_ALG_XTS, 33, 0, 0 },
 		{ GPU_AES_ALG_GCM, 20, 13, 12 },
 		{ GPU_AES_ALG_GCM, 0, 0, 16 },
+		{ GPU_AES_ALG_CBC, 48, 0, 0 },
 	};
 	struct gpu_aes_segment seg;
 	struct gpu_aes_sqe s;

@@ -22,6 +22,9 @@ int ref_crypt(unsigned int alg, unsigned int dir, const uint8_t *key,
 	if (alg == GPU_AES_ALG_ECB)
 		c = key_len == 16 ? EVP_aes_128_ecb() :
 		    key_len == 24 ? EVP_aes_192_ecb() : EVP_aes_256_ecb();
+	else if (alg == GPU_AES_ALG_CBC)
+		c = key_len == 16 ? EVP_aes_128_cbc() :
+		    key_len == 24 ? EVP_aes_192_cbc() : EVP_aes_256_cbc();
 	else
 		c = key_len == 16 ? EVP_aes_128_ctr() :
 		    key_len == 24 ? EVP_aes_192_ctr() : EVP_aes_256_ctr();
@@ -29,7 +32,7 @@ int ref_crypt(unsigned int alg, unsigned int dir, const uint8_t *key,
 	if (!ctx)
 		return -1;
 	ok = EVP_CipherInit_ex(ctx, c, NULL, key,
-			       alg == GPU_AES_ALG_CTR ? iv : NULL,
+			       alg == GPU_AES_ALG_ECB ? NULL : iv,
 			       alg == GPU_AES_ALG_CTR ||
 			       dir == GPU_AES_DIR_ENCRYPT) == 1 &&
 	     EVP_CIPHER_CTX_set_padding(ctx, 0) == 1 &&

@@ -13,8 +13,8 @@
 #include "../../helper/src/transport.h"
 
 /*
- * The reference: OpenSSL EVP called directly (never through the helper).
- * 0 on success.
+ * The reference: OpenSSL EVP called directly (never through the helper):
+ * ECB, CTR or CBC (in and out may be equal).  0 on success.
  */
 int ref_crypt(unsigned int alg, unsigned int dir, const uint8_t *key,
 	      size_t key_len, const uint8_t *iv, const uint8_t *in,
