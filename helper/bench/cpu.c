@@ -4,7 +4,9 @@
  * own buffers), the comparison every helper-path figure is shown against.
  * Each request is what a CPU driver does per request: a new IV (and for
  * GCM the AAD, the text and the tag), with the key expanded once per
- * thread, as a tfm's is.
+ * thread, as a tfm's is.  CBC too, both ways (encryption is serial on a
+ * CPU as well, decryption is not), next to the GPU's raw CBC rows: the
+ * helper path has no CBC yet (kring has no cbc(aes)).
  */
 #include "../../uapi/gpu_aes.h"
 #include "bench.h"
@@ -18,6 +20,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
 const struct bench_alg bench_algs[BENCH_NR_ALGS] = {
 	{ "aes-128-ctr", GPU_AES_ALG_CTR, 16, 0 },
 	{ "aes-256-xts", GPU_AES_ALG_XTS, 64, 0 },
@@ -25,6 +29,17 @@ const struct bench_alg bench_algs[BENCH_NR_ALGS] = {
 };
 
 const size_t bench_sizes[BENCH_NR_SIZES] = { 4096, 16384, 65536, 1 << 20 };
+
+/* OpenSSL only; dec: the direction measured. */
+static const struct {
+	struct bench_alg a;
+	int dec;
+} cpu_only[] = {
+	{ { "aes-128-cbc-enc", GPU_AES_ALG_CBC, 16, 0 }, 0 },
+	{ { "aes-128-cbc-dec", GPU_AES_ALG_CBC, 16, 0 }, 1 },
+	{ { "aes-256-cbc-enc", GPU_AES_ALG_CBC, 32, 0 }, 0 },
+	{ { "aes-256-cbc-dec", GPU_AES_ALG_CBC, 32, 0 }, 1 },
+};
 
 double bench_cpu_seconds(void)
 {
@@ -43,6 +58,9 @@ static const EVP_CIPHER *cipher_of(const struct bench_alg *a)
 	case GPU_AES_ALG_GCM:
 		return a->key_len == 16 ? EVP_aes_128_gcm() :
 		       a->key_len == 24 ? EVP_aes_192_gcm() : EVP_aes_256_gcm();
+	case GPU_AES_ALG_CBC:
+		return a->key_len == 16 ? EVP_aes_128_cbc() :
+		       a->key_len == 24 ? EVP_aes_192_cbc() : EVP_aes_256_cbc();
 	default:
 		return a->key_len == 16 ? EVP_aes_128_ctr() :
 		       a->key_len == 24 ? EVP_aes_192_ctr() : EVP_aes_256_ctr();
@@ -51,6 +69,7 @@ static const EVP_CIPHER *cipher_of(const struct bench_alg *a)
 
 struct cpu_job {
 	const struct bench_alg *a;
+	int dec;
 	size_t size;
 	double seconds;
 	uint64_t reqs;
@@ -94,10 +113,11 @@ static void *cpu_worker(void *arg)
 	for (size_t i = 0; i < sizeof(key); i++)
 		key[i] = (unsigned char)(i * 29 + 3);	/* distinct XTS halves */
 	memset(iv, 0x17, sizeof(iv));
-	if (!EVP_CipherInit_ex(ctx, cipher_of(j->a), NULL, NULL, NULL, 1) ||
+	if (!EVP_CipherInit_ex(ctx, cipher_of(j->a), NULL, NULL, NULL,
+			       !j->dec) ||
 	    (j->a->alg == GPU_AES_ALG_GCM &&
 	     !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, 12, NULL)) ||
-	    !EVP_CipherInit_ex(ctx, NULL, NULL, key, NULL, 1) ||
+	    !EVP_CipherInit_ex(ctx, NULL, NULL, key, NULL, !j->dec) ||
 	    !EVP_CIPHER_CTX_set_padding(ctx, 0)) {
 		j->err = 1;
 		goto out;
@@ -118,8 +138,8 @@ out:
 	return NULL;
 }
 
-static int run(const struct bench_alg *a, size_t size, unsigned int nthreads,
-	       double seconds)
+static int run(const struct bench_alg *a, int dec, size_t size,
+	       unsigned int nthreads, double seconds)
 {
 	struct cpu_job *jobs = calloc(nthreads, sizeof(*jobs));
 	pthread_t *tid = calloc(nthreads, sizeof(*tid));
@@ -137,7 +157,7 @@ static int run(const struct bench_alg *a, size_t size, unsigned int nthreads,
 	c0 = bench_cpu_seconds();
 	t0 = bench_now();
 	for (unsigned int i = 0; i < nthreads; i++) {
-		jobs[i] = (struct cpu_job){ a, size, seconds, 0, 0 };
+		jobs[i] = (struct cpu_job){ a, dec, size, seconds, 0, 0 };
 		if (pthread_create(&tid[i], NULL, cpu_worker, &jobs[i])) {
 			err = 1;
 			break;
@@ -175,15 +195,18 @@ int bench_cpu(const struct bench_opts *o)
 			   (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
 	int err = 0;
 
-	for (unsigned int a = 0; a < BENCH_NR_ALGS; a++)
+	for (unsigned int a = 0; a < BENCH_NR_ALGS + ARRAY_LEN(cpu_only); a++)
 		for (unsigned int i = 0; i < BENCH_NR_SIZES; i++) {
+			const struct bench_alg *alg = a < BENCH_NR_ALGS ?
+				&bench_algs[a] : &cpu_only[a - BENCH_NR_ALGS].a;
+			int dec = a < BENCH_NR_ALGS ? 0 :
+				  cpu_only[a - BENCH_NR_ALGS].dec;
+
 			if (bench_sizes[i] < o->req_min ||
 			    bench_sizes[i] > o->req_max)
 				continue;
-			err |= run(&bench_algs[a], bench_sizes[i], 1,
-				   o->seconds);
-			err |= run(&bench_algs[a], bench_sizes[i], all,
-				   o->seconds);
+			err |= run(alg, dec, bench_sizes[i], 1, o->seconds);
+			err |= run(alg, dec, bench_sizes[i], all, o->seconds);
 		}
 	return err;
 }

@@ -81,8 +81,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: gpu-aes-helper [OPTION]...\n"
-"Serve gpu_aes.ko's AES requests (ecb(aes), ctr(aes), xts(aes), gcm(aes))\n"
-"from userspace.\n"
+"Serve gpu_aes.ko's AES requests (ecb(aes), cbc(aes), ctr(aes), xts(aes),\n"
+"gcm(aes)) from userspace.\n"
 "\n"
 "  -d, --device PATH    device to attach to (default /dev/gpu_aes)\n"
 "  -b, --backend NAME   auto, cpu or cuda (default auto: cuda when built in\n"
