@@ -69,11 +69,29 @@ static const struct gpu_aes_alg_desc gpu_aes_gcm_desc = {
 };
 MODULE_ALIAS_CRYPTO("gcm-aes-gpu");
 
+/*
+ * Encryption is serial within a request (one GPU thread runs its chain),
+ * decryption parallel per block; the output IV is the last ciphertext
+ * block, taken before an in-place decryption overwrites it (job.c).
+ */
+static const struct gpu_aes_alg_desc gpu_aes_cbc_desc = {
+	.name = "cbc",
+	.cra_name = "cbc(aes)",
+	.driver = "cbc-aes-gpu",
+	.alg = GPU_AES_ALG_CBC,
+	.iv_bytes = AES_BLOCK_SIZE,
+	.blocksize = AES_BLOCK_SIZE,
+	.key_parts = 1,
+	.out_iv = GPU_AES_OUT_IV_CHAIN,
+};
+MODULE_ALIAS_CRYPTO("cbc-aes-gpu");
+
 const struct gpu_aes_alg_desc *const gpu_aes_alg_descs[GPU_AES_NR_ALGS] = {
 	[GPU_AES_ALG_ECB - 1] = &gpu_aes_ecb_desc,
 	[GPU_AES_ALG_CTR - 1] = &gpu_aes_ctr_desc,
 	[GPU_AES_ALG_XTS - 1] = &gpu_aes_xts_desc,
 	[GPU_AES_ALG_GCM - 1] = &gpu_aes_gcm_desc,
+	[GPU_AES_ALG_CBC - 1] = &gpu_aes_cbc_desc,
 };
 
 u32 gpu_aes_alg_set(void)

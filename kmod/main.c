@@ -2,10 +2,10 @@
 /*
  * main.c - gpu_aes.ko: module parameters, init and exit.
  *
- * AES (ecb, ctr, xts; gcm as an AEAD) for the kernel crypto API, computed
- * by a userspace helper (gpu-aes-helper, CUDA) through a shared ring, with
- * a CPU fallback for small requests, a missing or slow helper and a full
- * ring.
+ * AES modes (alg.c's table: skciphers and the gcm AEAD) for the kernel
+ * crypto API, computed by a userspace helper (gpu-aes-helper, CUDA)
+ * through a shared ring, with a CPU fallback for small requests, a
+ * missing or slow helper and a full ring.
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>

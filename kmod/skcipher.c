@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * skcipher.c - the skcipher algorithms of alg.c (ecb-aes-gpu, ctr-aes-gpu,
- * xts-aes-gpu): the crypto API side and the CPU fallback, one registration
- * per descriptor.
+ * skcipher.c - the skcipher rows of alg.c's table: the crypto API side and
+ * the CPU fallback, one registration per descriptor.
  *
  * Routing (kmod/README.md, "Routing of a request", gpu_aes_route() in
  * dispatch.c): a request the policy or a hard bound sends to the CPU runs

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The fake helper's AES: ECB, CTR and XTS in place over a flat buffer.
+ * The fake helper's AES: ECB, CBC, CTR and XTS in place over a flat buffer.
  */
 #include <crypto/algapi.h>
 #include <crypto/gf128mul.h>
@@ -20,6 +20,30 @@ void aes_ref_ecb(const struct crypto_aes_ctx *ctx, bool decrypt, u8 *buf,
 		else
 			aes_encrypt(ctx, buf, buf);
 	}
+}
+
+/* SP 800-38A CBC over whole blocks, in place, from @iv. */
+void aes_ref_cbc(const struct crypto_aes_ctx *ctx, bool decrypt,
+		 const u8 iv[AES_BLOCK_SIZE], u8 *buf, size_t len)
+{
+	u8 prev[AES_BLOCK_SIZE], in[AES_BLOCK_SIZE];
+
+	memcpy(prev, iv, AES_BLOCK_SIZE);
+	for (; len >= AES_BLOCK_SIZE; len -= AES_BLOCK_SIZE,
+	     buf += AES_BLOCK_SIZE) {
+		if (decrypt) {
+			memcpy(in, buf, AES_BLOCK_SIZE);
+			aes_decrypt(ctx, buf, buf);
+			crypto_xor(buf, prev, AES_BLOCK_SIZE);
+			memcpy(prev, in, AES_BLOCK_SIZE);
+		} else {
+			crypto_xor(buf, prev, AES_BLOCK_SIZE);
+			aes_encrypt(ctx, buf, buf);
+			memcpy(prev, buf, AES_BLOCK_SIZE);
+		}
+	}
+	memzero_explicit(prev, sizeof(prev));
+	memzero_explicit(in, sizeof(in));
 }
 
 /*

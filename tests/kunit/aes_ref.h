@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ECB, CTR and XTS over a flat buffer with the kernel's AES library (GCM
+ * ECB, CBC, CTR and XTS over a flat buffer with the kernel's AES library (GCM
  * comes from lib/crypto/aesgcm.c, CONFIG_CRYPTO_LIB_AESGCM).
  *
  * The fake helper's whole compute side: what gpu-aes-helper's cpu backend
@@ -18,6 +18,9 @@
 
 void aes_ref_ecb(const struct crypto_aes_ctx *ctx, bool decrypt, u8 *buf,
 		 size_t len);
+/* @len a multiple of AES_BLOCK_SIZE. */
+void aes_ref_cbc(const struct crypto_aes_ctx *ctx, bool decrypt,
+		 const u8 iv[AES_BLOCK_SIZE], u8 *buf, size_t len);
 void aes_ref_ctr(const struct crypto_aes_ctx *ctx, const u8 iv[AES_BLOCK_SIZE],
 		 u8 *buf, size_t len);
 /* @len >= AES_BLOCK_SIZE; any tail is ciphertext stealing. */

@@ -158,6 +158,60 @@ static void aes_ref_ctr_vs_generic(struct kunit *test)
 }
 
 /*
+ * Random keys (all three sizes), whole-block lengths and both directions,
+ * against the cbc template over aes-generic, which testmgr checks against
+ * SP 800-38A.
+ */
+static void aes_ref_cbc_vs_generic(struct kunit *test)
+{
+	static const unsigned int key_lens[] = { 16, 24, 32 };
+	struct crypto_sync_skcipher *tfm;
+	struct crypto_aes_ctx ctx;
+	u8 key[32], iv[16], ivcopy[16];
+	unsigned int i, len, klen;
+	struct scatterlist sg;
+	u8 *ref, *out;
+	bool dec;
+	int err;
+
+	tfm = crypto_alloc_sync_skcipher("cbc(aes-generic)", 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm);
+	ref = kunit_kmalloc(test, 4096, GFP_KERNEL);
+	out = kunit_kmalloc(test, 4096, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ref);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+
+	for (i = 0; i < 64; i++) {
+		SYNC_SKCIPHER_REQUEST_ON_STACK(req, tfm);
+
+		klen = key_lens[i % 3];
+		dec = i & 1;
+		len = 16 * (1 + get_random_u32_below(256));
+		get_random_bytes(key, klen);
+		get_random_bytes(ref, len);
+		memcpy(out, ref, len);
+		get_random_bytes(iv, sizeof(iv));
+		memcpy(ivcopy, iv, sizeof(iv));
+
+		KUNIT_ASSERT_EQ(test, aes_expandkey(&ctx, key, klen), 0);
+		aes_ref_cbc(&ctx, dec, iv, out, len);
+
+		KUNIT_ASSERT_EQ(test, crypto_sync_skcipher_setkey(tfm, key, klen), 0);
+		sg_init_one(&sg, ref, len);
+		skcipher_request_set_sync_tfm(req, tfm);
+		skcipher_request_set_callback(req, 0, NULL, NULL);
+		skcipher_request_set_crypt(req, &sg, &sg, len, ivcopy);
+		err = dec ? crypto_skcipher_decrypt(req) :
+			    crypto_skcipher_encrypt(req);
+		skcipher_request_zero(req);
+		KUNIT_ASSERT_EQ(test, err, 0);
+		KUNIT_ASSERT_EQ_MSG(test, memcmp(out, ref, len), 0,
+				    "len %u klen %u dec %d", len, klen, dec);
+	}
+	crypto_free_sync_skcipher(tfm);
+}
+
+/*
  * Random keys (all three sizes), lengths with and without ciphertext
  * stealing and both directions, against the xts template over
  * ecb(aes-generic), which testmgr checks against IEEE 1619 vectors.
@@ -218,6 +272,7 @@ static struct kunit_case aes_ref_cases[] = {
 	KUNIT_CASE(aes_ref_ecb_sp800_38a),
 	KUNIT_CASE(aes_ref_ctr_sp800_38a),
 	KUNIT_CASE(aes_ref_ctr_vs_generic),
+	KUNIT_CASE(aes_ref_cbc_vs_generic),
 	KUNIT_CASE(aes_ref_xts_vs_generic),
 	{}
 };

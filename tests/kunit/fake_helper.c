@@ -103,6 +103,9 @@ int fake_helper_compute(struct fake_helper *h, const struct gpu_aes_sqe *sqe)
 	case GPU_AES_ALG_ECB:
 		aes_ref_ecb(&ctx, dec, buf, sqe->len);
 		break;
+	case GPU_AES_ALG_CBC:
+		aes_ref_cbc(&ctx, dec, sqe->iv, buf, sqe->len);
+		break;
 	case GPU_AES_ALG_CTR:
 		aes_ref_ctr(&ctx, sqe->iv, buf, sqe->len);
 		break;

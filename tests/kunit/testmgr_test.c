@@ -20,6 +20,7 @@
 
 #include "aead.h"
 #include "fake_helper.h"
+#include "job.h"
 #include "skcipher.h"
 #include "test_util.h"
 
@@ -62,10 +63,30 @@ static void gt_expect_ours_aead(struct kunit *test, const char *name,
 
 static void gt_expect_all_ours(struct kunit *test)
 {
-	gt_expect_ours(test, "ecb(aes)", "ecb-aes-gpu");
-	gt_expect_ours(test, "ctr(aes)", "ctr-aes-gpu");
-	gt_expect_ours(test, "xts(aes)", "xts-aes-gpu");
-	gt_expect_ours_aead(test, "gcm(aes)", "gcm-aes-gpu");
+	const struct gpu_aes_alg_desc *d;
+	unsigned int alg;
+
+	for (alg = 1; alg <= GPU_AES_ALG_MAX; alg++) {
+		d = gpu_aes_alg_desc(alg);
+		if (!d)
+			continue;
+		if (d->aead)
+			gt_expect_ours_aead(test, d->cra_name, d->driver);
+		else
+			gt_expect_ours(test, d->cra_name, d->driver);
+	}
+}
+
+/* The ring requests of every algorithm since @s, added up. */
+static s64 gt_ring_alg_sum(struct gt_stats *s)
+{
+	s64 sum = 0;
+	unsigned int alg;
+
+	for (alg = 1; alg <= GPU_AES_ALG_MAX; alg++)
+		if (gpu_aes_alg_desc(alg))
+			sum += gt_stats_delta(s, GT_RING_STAT(alg));
+	return sum;
 }
 
 static void gpu_aes_testmgr_through_ring(struct kunit *test)
@@ -91,9 +112,10 @@ static void gpu_aes_testmgr_through_ring(struct kunit *test)
 	gt_expect_all_ours(test);
 
 	/* It really was the ring, and the ring never needed the CPU. */
-	kunit_info(test, "testmgr sent %lld requests (ecb %lld, ctr %lld, xts %lld, gcm %lld), %lld bytes to the ring, %lld auth failures\n",
+	kunit_info(test, "testmgr sent %lld requests (ecb %lld, cbc %lld, ctr %lld, xts %lld, gcm %lld), %lld bytes to the ring, %lld auth failures\n",
 		   gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS),
 		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_ECB)),
+		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_CBC)),
 		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_CTR)),
 		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_XTS)),
 		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_GCM)),
@@ -107,15 +129,15 @@ static void gpu_aes_testmgr_through_ring(struct kunit *test)
 	KUNIT_EXPECT_GT(test,
 			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_GCM)),
 			300);
+	KUNIT_EXPECT_GT(test,
+			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_CBC)),
+			300);
 	/* testmgr's inauthentic inputs: the helper's verdict, not the CPU's. */
 	KUNIT_EXPECT_GT(test, gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES),
 			atomic_read(&h->auth_fails));
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS),
-			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_ECB)) +
-			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_CTR)) +
-			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_XTS)) +
-			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_GCM)));
+			gt_ring_alg_sum(&s));
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_HELPER_ERRORS), 0);
@@ -129,6 +151,67 @@ static void gpu_aes_testmgr_through_ring(struct kunit *test)
 			gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS));
 }
 
+/*
+ * The templates users meet over cbc(aes): dm-crypt's aes-cbc-essiv:sha256,
+ * fscrypt's cts(cbc(aes)), IPsec's authenc(hmac(sha256),cbc(aes)).  Each
+ * is instantiated over cbc-aes-gpu with the helper attached, so testmgr
+ * (vectors and the EXTRA fuzzer against the generic instance) runs its
+ * inner requests through the ring; each must end CRYPTO_ALG_TESTED.
+ */
+static void gpu_aes_testmgr_cbc_templates(struct kunit *test)
+{
+	static const struct {
+		const char *name;
+		bool aead;
+	} tmpls[] = {
+		{ "essiv(cbc(aes),sha256)", false },
+		{ "cts(cbc(aes))", false },
+		{ "authenc(hmac(sha256),cbc(aes))", true },
+	};
+	struct crypto_skcipher *sk;
+	struct crypto_aead *ae;
+	struct crypto_alg *base;
+	struct gt_stats s;
+	unsigned int i;
+	const char *drv;
+
+	gt_wait_algs_tested(test);
+	gt_set_ring_min_bytes(test, 0);
+	gt_set_timeout_ms(test, 600000);
+	gt_helper(test, FAKE_HELPER_ENTRIES, true);
+	gt_stats_snap(&s);
+	for (i = 0; i < ARRAY_SIZE(tmpls); i++) {
+		if (tmpls[i].aead) {
+			ae = crypto_alloc_aead(tmpls[i].name, 0, 0);
+			KUNIT_ASSERT_NOT_ERR_OR_NULL_MSG(test, ae, "%s",
+							 tmpls[i].name);
+			drv = crypto_aead_driver_name(ae);
+			base = &crypto_aead_alg(ae)->base;
+		} else {
+			sk = crypto_alloc_skcipher(tmpls[i].name, 0, 0);
+			KUNIT_ASSERT_NOT_ERR_OR_NULL_MSG(test, sk, "%s",
+							 tmpls[i].name);
+			drv = crypto_skcipher_driver_name(sk);
+			base = &crypto_skcipher_alg(sk)->base;
+		}
+		kunit_info(test, "%s: %s\n", tmpls[i].name, drv);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(drv, "cbc-aes-gpu"),
+					  "%s is %s", tmpls[i].name, drv);
+		KUNIT_EXPECT_TRUE_MSG(test, base->cra_flags & CRYPTO_ALG_TESTED,
+				      "%s", drv);
+		if (tmpls[i].aead)
+			crypto_free_aead(ae);
+		else
+			crypto_free_skcipher(sk);
+	}
+	kunit_info(test, "their self-tests sent %lld cbc requests to the ring\n",
+		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_CBC)));
+	KUNIT_EXPECT_GT(test, gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_CBC)),
+			100);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_HELPER_ERRORS), 0);
+}
+
 /* Boot-time testmgr ran on the fallback: the algorithms must be ours too. */
 static void gpu_aes_testmgr_boot(struct kunit *test)
 {
@@ -138,6 +221,7 @@ static void gpu_aes_testmgr_boot(struct kunit *test)
 static struct kunit_case gpu_aes_testmgr_cases[] = {
 	KUNIT_CASE(gpu_aes_testmgr_boot),
 	KUNIT_CASE_SLOW(gpu_aes_testmgr_through_ring),
+	KUNIT_CASE_SLOW(gpu_aes_testmgr_cbc_templates),
 	{}
 };
 

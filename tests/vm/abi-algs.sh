@@ -49,6 +49,7 @@ for a in $algs; do
 	ctr) set -- skcipher ctr-aes-gpu 'ctr(aes-generic)' ;;
 	xts) set -- --klen 64 skcipher xts-aes-gpu 'xts(ecb(aes-generic))' ;;
 	gcm) set -- --ivlen 12 --aad 16 aead gcm-aes-gpu "$gcm_ref" ;;
+	cbc) set -- skcipher cbc-aes-gpu 'cbc(aes-generic)' ;;
 	*) fail "$a: no case in abi-algs.sh"; continue ;;
 	esac
 	case $old:$a in

@@ -139,12 +139,13 @@ say(re_req and [int(x) for x in re_req.groups()] ==
 # Algorithms: ours, passed, at the priority parameter (xts and gcm one
 # above, kmod/alg.c), and winning.
 algs = {a["driver"]: a for a in j["algorithms"]}
-above = {"ecb-aes-gpu": 0, "ctr-aes-gpu": 0, "xts-aes-gpu": 1, "gcm-aes-gpu": 1}
+above = {"ecb-aes-gpu": 0, "cbc-aes-gpu": 0, "ctr-aes-gpu": 0, "xts-aes-gpu": 1,
+         "gcm-aes-gpu": 1}
 say(sorted(algs) == sorted(above) and
     all(a["selftest"] == "passed" and a["priority"] == params["priority"] + above[d] and
         a["selected"] and a["best_other"] and a["best_other"]["priority"] < a["priority"]
         for d, a in algs.items()),
-    "status --json: four drivers, self-tests passed, at their priorities, each wins its lookup "
+    "status --json: five drivers, self-tests passed, at their priorities, each wins its lookup "
     "(aesni next)", j["algorithms"])
 for drv, a in algs.items():
     say(re.search(rf"\(aes\) +{drv} +{a['priority']}  passed +\d+  ours \(next: ", text),
@@ -435,11 +436,11 @@ tm kill-server
 
 gpu-aesctl bench --time 0.05 >"$d/bench.txt" 2>"$d/bench.err"
 rc=$?
-rows=$(grep -cE '^(ecb|ctr|xts|gcm)\(aes\)|^ {9} +[0-9.]+ KiB' "$d/bench.txt")
-if [ $rc = 0 ] && [ "$rows" = 12 ] &&
+rows=$(grep -cE '^(ecb|cbc|ctr|xts|gcm)\(aes\)|^ {9} +[0-9.]+ KiB' "$d/bench.txt")
+if [ $rc = 0 ] && [ "$rows" = 15 ] &&
    grep -q 'measures the path a consumer gets' "$d/bench.txt" &&
-   [ "$(grep -cE -- '-aes-gpu +[0-9.]+ +[0-9.]+ (ring|cpu:no_helper) ' "$d/bench.txt")" = 12 ]; then
-	pass "bench: the table, 4 algorithms x 3 sizes, every cell measured, our path $( with_helper && echo ring || echo cpu:no_helper)"
+   [ "$(grep -cE -- '-aes-gpu +[0-9.]+ +[0-9.]+ (ring|cpu:no_helper) ' "$d/bench.txt")" = 15 ]; then
+	pass "bench: the table, 5 algorithms x 3 sizes, every cell measured, our path $( with_helper && echo ring || echo cpu:no_helper)"
 else
 	sed 's/^/  | /' "$d/bench.txt" "$d/bench.err"
 	fail "bench: exit $rc, $rows rows"
@@ -450,7 +451,7 @@ python3 - "$d/bench.json" "$path" <<'EOF' >"$d/bench_check.out"
 import json, sys
 j, path = json.load(open(sys.argv[1])), sys.argv[2]
 r = j["results"]
-ok = len(r) == 4 and all(
+ok = len(r) == 5 and all(
     x["gpu_aes"]["requests"] > 0 and x["other"]["requests"] > 0 and
     x["gpu_aes"]["path"][path] == x["gpu_aes"]["requests"] and
     x["gpu_aes"]["path"]["cpu" if path == "ring" else "ring"] == 0 and
@@ -566,7 +567,7 @@ a=$(grep -c '^gpu_aes_helper_attached 1$' "$d/metrics.prom")
 snap b
 nbad=0
 for args in "frob" "status --frob" "status extra" "top -d 0" "top -n x" \
-	"top -n" "bench --sizes 17" "bench --algs cbc" "bench --time -1" \
+	"top -n" "bench --sizes 17" "bench --algs ofb" "bench --time -1" \
 	"metrics --output" "--frob"; do
 	# shellcheck disable=SC2086 # split on purpose
 	gpu-aesctl $args >"$d/bad.out" 2>"$d/bad.err" </dev/null

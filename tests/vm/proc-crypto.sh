@@ -83,6 +83,8 @@ check_driver ecb-aes-gpu 'ecb(aes)' "$prio" 16 0
 resolves ecb-aes-gpu 'ecb(aes)'
 check_driver ctr-aes-gpu 'ctr(aes)' "$prio" 1 16
 resolves ctr-aes-gpu 'ctr(aes)'
+check_driver cbc-aes-gpu 'cbc(aes)' "$prio" 16 16
+resolves cbc-aes-gpu 'cbc(aes)'
 check_driver xts-aes-gpu 'xts(aes)' "$cprio" 16 16 32 64
 strictly_first xts-aes-gpu 'xts(aes)'
 

@@ -1,12 +1,13 @@
 #!/bin/sh
 # templates.sh - the templates the kernel builds over our drivers whenever
-# ecb-, ctr- or gcm-aes-gpu is the best inner algorithm.
+# ecb-, cbc-, ctr- or gcm-aes-gpu is the best inner algorithm.
 #
 #  1. Ask for every AES template a consumer may name (AF_ALG bind, as
 #     IPsec's or a program's lookup would) and list, from /proc/crypto, the
 #     instances built over a gpu_aes driver.  Each must have a case below
 #     (an instance without one fails: a kernel that builds a new one needs a
-#     test) and must show "selftest: passed".
+#     test) and must show "selftest: passed".  An IV generator (echainiv,
+#     seqiv) over one is checked through its inner instance's case.
 #  2. Each instance, by driver name and (where it wins) by cra_name, against
 #     the generic instance (tests/vm/af_alg_aio.c, byte for byte), both
 #     directions:
@@ -36,8 +37,10 @@ gcm_ref='gcm_base(ctr(aes-generic),ghash-generic)'
 # case NAME: "TYPE|REF|OPTIONS|LEN|INNER" for a template instance's
 # cra_name: the reference by driver name, af_alg_aio's key/IV/AAD/tag
 # options, the text length, and the gpu_aes algorithm its one inner
-# request per request goes to.  Skcipher lengths are multiples of 16:
-# AF_ALG cuts a read to whole chunks while more data is queued.
+# request per request goes to ("cbc+tail": cts, which sends all but the
+# last block and then one 16-byte request for it).  Skcipher lengths are
+# multiples of 16: AF_ALG cuts a read to whole chunks while more data is
+# queued.
 case_of() {
 	case $1 in
 	'ccm(aes)')
@@ -58,6 +61,12 @@ case_of() {
 		echo "aead|authenc(hmac(sha256-generic),ctr(aes-generic))|--authenc 16 --klen 56 --ivlen 16 --aad 24 --tag 16|1000|ctr" ;;
 	'authenc(hmac(sha256),rfc3686(ctr(aes)))')
 		echo "aead|authenc(hmac(sha256-generic),rfc3686(ctr(aes-generic)))|--authenc 20 --klen 60 --ivlen 8 --aad 24 --tag 16|1000|ctr" ;;
+	'authenc(hmac(sha256),cbc(aes))')
+		echo "aead|authenc(hmac(sha256-generic),cbc(aes-generic))|--authenc 16 --klen 56 --ivlen 16 --aad 24 --tag 16|1024|cbc" ;;
+	'essiv(cbc(aes),sha256)')
+		echo "skcipher|essiv(cbc(aes-generic),sha256-generic)|--klen 32 --ivlen 16|1024|cbc" ;;
+	'cts(cbc(aes))')
+		echo "skcipher|cts(cbc(aes-generic))|--klen 16 --ivlen 16|1024|cbc+tail" ;;
 	*) return 1 ;;
 	esac
 }
@@ -74,7 +83,7 @@ for n in $skciphers; do af_alg_aio --probe skcipher "$n" >/dev/null; done
 
 # "cra_name driver" of every instance whose driver names one of ours.
 found=$(awk '/^name/ { n = $3 } /^driver/ {
-	if ($3 ~ /-aes-gpu/ && $3 !~ /^(ecb|ctr|xts|gcm)-aes-gpu$/) print n, $3 }' \
+	if ($3 ~ /-aes-gpu/ && $3 !~ /^(ecb|cbc|ctr|xts|gcm)-aes-gpu$/) print n, $3 }' \
 	/proc/crypto | sort -u)
 note "instances over gpu_aes on $(uname -r):"
 while read -r n d; do note "  $n = $d"; done <<EOF
@@ -107,17 +116,25 @@ run_one() {
 # MAY_BACKLOG set, so they go where a read would.
 exact() {
 	_ok=0
+	# cts: one more 16-byte inner request each, on the ring only when
+	# ring_min_bytes lets 16 bytes in.
+	_alg=${2%+tail} _tail=0 _small=0
+	if [ "$_alg" != "$2" ]; then
+		_tail=$3
+		[ "$min" -le 16 ] || _small=$3
+	fi
 	if [ "$4" = aio ] && [ "$5" = aead ]; then
 		expect_delta "$1" fallback_no_backlog "$3" || _ok=1
 		expect_delta "$1" fallback_requests "$3" || _ok=1
 		expect_delta "$1" ring_requests 0 || _ok=1
 	elif with_helper; then
-		expect_delta "$1" "ring_$2_requests" "$3" || _ok=1
-		expect_delta "$1" ring_requests "$3" || _ok=1
-		expect_delta "$1" fallback_requests 0 || _ok=1
+		expect_delta "$1" "ring_${_alg}_requests" $(($3 + _tail - _small)) || _ok=1
+		expect_delta "$1" ring_requests $(($3 + _tail - _small)) || _ok=1
+		expect_delta "$1" fallback_small "$_small" || _ok=1
+		expect_delta "$1" fallback_requests "$_small" || _ok=1
 	else
-		expect_delta "$1" fallback_no_helper "$3" || _ok=1
-		expect_delta "$1" fallback_requests "$3" || _ok=1
+		expect_delta "$1" fallback_no_helper $(($3 + _tail)) || _ok=1
+		expect_delta "$1" fallback_requests $(($3 + _tail)) || _ok=1
 	fi
 	expect_delta "$1" backlogged 0 || _ok=1
 	expect_delta "$1" timeouts 0 || _ok=1
@@ -127,6 +144,22 @@ exact() {
 # Read from a here-document, not a pipe: fail() must count in this shell.
 while read -r n d; do
 	[ -n "$n" ] || continue
+	# IV generators (IPsec's echainiv, seqiv; tests/vm/cbc.sh builds one)
+	# derive each IV from a random per-instance salt: no reference makes
+	# the same bytes.  Their bytes are their inner instance's, which needs
+	# its own case and is compared below.
+	case $n in
+	echainiv\(*\) | seqiv\(*\))
+		inner_n=${n#*\(}
+		inner_n=${inner_n%\)}
+		st=$(crypto_field "$d" selftest)
+		if case_of "$inner_n" >/dev/null && [ "$st" = passed ]; then
+			pass "$d: selftest passed; its inner $inner_n has a case"
+		else
+			fail "$d: selftest '$st', inner $inner_n"
+		fi
+		continue ;;
+	esac
 	if ! c=$(case_of "$n"); then
 		fail "$d ($n): no test case for this template instance"
 		continue
