@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "aes_key.h"
@@ -76,6 +77,29 @@ static int dontdump(const void *p)
 	return dd;
 }
 
+/*
+ * Whether this process can see MADV_DONTDUMP in its smaps at all: qemu's
+ * user-mode emulation (make arm64-check) accepts the madvise() and applies
+ * nothing, so there the property cannot be observed and the tests that
+ * read it say so and stop; natively (make check) they assert it.
+ */
+static int dontdump_observable(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int seen;
+
+	if (p == MAP_FAILED)
+		return 0;
+	seen = madvise(p, (size_t)page, MADV_DONTDUMP) == 0 &&
+	       dontdump(p) == 1;
+	munmap(p, (size_t)page);
+	if (!seen)
+		fprintf(stderr, "  (MADV_DONTDUMP does not show in smaps here, as under qemu-user: not observable, not checked)\n");
+	return seen;
+}
+
 TEST(secret_alloc_is_left_out_of_core_dumps)
 {
 	uint8_t *p = gpu_aes_secret_alloc(10000);
@@ -86,6 +110,10 @@ TEST(secret_alloc_is_left_out_of_core_dumps)
 		nz += p[i] != 0;
 	CHECK_EQ(nz, 0);
 	memset(p, 0x5a, 10000);
+	if (!dontdump_observable()) {
+		gpu_aes_secret_free(p, 10000);
+		return;
+	}
 	CHECK_EQ(dontdump(p), 1);
 	CHECK_EQ(dontdump(p + 9999), 1);
 	gpu_aes_secret_free(p, 10000);
@@ -97,6 +125,10 @@ TEST(secret_region_is_left_out_of_core_dumps)
 	struct mfix m;
 
 	CHECK_EQ(mfix_alloc(&m, 1, 16, 4, QDATA), 0);
+	if (!dontdump_observable()) {
+		mfix_teardown(&m);
+		return;
+	}
 	CHECK_EQ(dontdump(m.r.keys), 1);
 	CHECK_EQ(dontdump(m.r.data), 1);
 	CHECK_EQ(dontdump(m.r.hdr), 1);
@@ -356,6 +388,8 @@ TEST(secret_no_key_in_dumpable_memory)
 	unsigned long dumpable = 0;
 	struct mfix m;
 
+	if (!dontdump_observable())
+		return;
 	memset(s, 0, sizeof(*s));
 	s->store_len = 8192;
 	s->store = gpu_aes_secret_alloc(s->store_len);
