@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "cost_window.h"
 #include "log.h"
 
 #define DEFAULT_INFLIGHT	4U
@@ -96,6 +97,7 @@ struct gpu_aes_core { /* NOLINT(clang-analyzer-optin.performance.Padding) */
 	uint64_t pub_at, pub_cpu, pub_bytes;
 	uint64_t spun_ns;	/* core thread: time spent waiting in spins */
 	double idle_cpu_share;	/* core thread: CPU per ns with nothing to do */
+	struct gpu_aes_cost_acc cost_acc;	/* windows not yet a figure */
 
 	struct gpu_aes_core_stats stats __attribute__((aligned(CACHELINE)));
 };
@@ -594,7 +596,8 @@ static void reapers_stop(struct gpu_aes_core *c)
 /*
  * Publishes what serving cost over the last window: CPU per KiB (all of
  * the helper's threads, the kernel's copy-out in its ioctls included) and
- * the rate it moved bytes at.  A window with no bytes publishes nothing.
+ * the rate it moved bytes at.  Windows that moved bytes add up until
+ * they say what a KiB costs (cost_window.h); the others publish nothing.
  *
  * What the kernel's policy weighs is what a request adds, so what the
  * helper spends waiting is left out: the core's spinning for work (once
@@ -606,8 +609,8 @@ static void reapers_stop(struct gpu_aes_core *c)
 static void publish_cost(struct gpu_aes_core *c)
 {
 	struct gpu_aes_region_hdr *h = c->r->hdr;
-	uint64_t now = now_ns(), cpu, bytes, kib, work, dt;
-	double idle;
+	uint64_t now = now_ns(), cpu, bytes, kib, dt;
+	uint32_t ns_per_kib, mib_per_s;
 
 	if (!c->cpu_ns || now - c->pub_at < PUBLISH_NS)
 		return;
@@ -620,21 +623,17 @@ static void publish_cost(struct gpu_aes_core *c)
 	kib = (bytes - c->pub_bytes) >> 10;
 	dt = now - c->pub_at;
 	if (c->pub_at && !kib && bytes == c->pub_bytes) {
-		idle = (double)(cpu - c->pub_cpu) / (double)dt;
+		double idle = (double)(cpu - c->pub_cpu) / (double)dt;
+
 		c->idle_cpu_share = c->idle_cpu_share > 0 ?
 				    (7 * c->idle_cpu_share + idle) / 8 : idle;
-	} else if (c->pub_at && kib) {
-		uint64_t rate = (bytes - c->pub_bytes) * 1000000000ULL / dt >> 20;
-
-		idle = c->idle_cpu_share * (double)dt;
-		work = cpu - c->pub_cpu;
-		work = (double)work > idle ? work - (uint64_t)idle : 0;
-		__atomic_store_n(&h->helper_cpu_ns_per_kib,
-				 (uint32_t)(work / kib > UINT32_MAX ?
-					    UINT32_MAX : work / kib),
+	} else if (c->pub_at && kib &&
+		   gpu_aes_cost_add(&c->cost_acc, cpu - c->pub_cpu, dt,
+				    bytes - c->pub_bytes, c->idle_cpu_share,
+				    &ns_per_kib, &mib_per_s)) {
+		__atomic_store_n(&h->helper_cpu_ns_per_kib, ns_per_kib,
 				 __ATOMIC_RELAXED);
-		__atomic_store_n(&h->helper_mib_per_s,
-				 (uint32_t)(rate > UINT32_MAX ? UINT32_MAX : rate),
+		__atomic_store_n(&h->helper_mib_per_s, mib_per_s,
 				 __ATOMIC_RELAXED);
 		__atomic_add_fetch(&h->helper_report_seq, 1, __ATOMIC_RELEASE);
 	}
