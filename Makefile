@@ -6,9 +6,10 @@
 #   make check        every test tier that runs without a GPU (what CI runs)
 #   make check-unit   helper unit tests, plain, under ASan/UBSan and TSan
 #   make check-vm     the module in qemu on Debian 6.1 and 6.12 kernels
-#   make check-arm64  arm64: unit tests under qemu-aarch64 (4K and 64K
-#                     pages), the VM suites' arm64 subset on Debian's arm64
-#                     6.12 kernel (qemu-system-aarch64); part of check
+#   make check-arm64  arm64: the helper cross-built (cuda objects too),
+#                     unit tests under qemu-aarch64 (4K and 64K pages), the
+#                     VM suites' arm64 subset on Debian's arm64 6.12 kernel
+#                     (qemu-system-aarch64); part of check
 #   make check-arm64-64k  the same subset on a 64K-page arm64 kernel built
 #                     from linux-source-6.12 (once, cached: 10-25 min)
 #   make kunit        KUnit suites on UML, plain and KASAN
@@ -52,7 +53,7 @@ check-vm:
 	scripts/vm-test
 
 check-arm64:
-	$(MAKE) -C helper arm64-check
+	$(MAKE) -C helper arm64 arm64-check
 	scripts/vm-test --arch arm64
 
 # Not in check: the kernel build alone takes 10-25 minutes on 2 cores.
