@@ -105,6 +105,39 @@ static void aes_ref_ctr_sp800_38a(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, buf, ctr256_ct, sizeof(buf));
 }
 
+/* Two 4 KiB buffers for a comparison, freed with the test. */
+static void two_buffers(struct kunit *test, u8 **ref, u8 **out)
+{
+	*ref = kunit_kmalloc(test, 4096, GFP_KERNEL);
+	*out = kunit_kmalloc(test, 4096, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, *ref);
+	KUNIT_ASSERT_NOT_NULL(test, *out);
+}
+
+/*
+ * The kernel's template in place over @buf: its key, one request, and @iv
+ * left as the template leaves it.
+ */
+static int generic_crypt(struct crypto_sync_skcipher *tfm, const u8 *key,
+			 unsigned int klen, bool dec, u8 *iv, u8 *buf,
+			 unsigned int len)
+{
+	SYNC_SKCIPHER_REQUEST_ON_STACK(req, tfm);
+	struct scatterlist sg;
+	int err;
+
+	err = crypto_sync_skcipher_setkey(tfm, key, klen);
+	if (err)
+		return err;
+	sg_init_one(&sg, buf, len);
+	skcipher_request_set_sync_tfm(req, tfm);
+	skcipher_request_set_callback(req, 0, NULL, NULL);
+	skcipher_request_set_crypt(req, &sg, &sg, len, iv);
+	err = dec ? crypto_skcipher_decrypt(req) : crypto_skcipher_encrypt(req);
+	skcipher_request_zero(req);
+	return err;
+}
+
 /*
  * Random keys, lengths (partial last blocks) and counters that carry across
  * 32- and 64-bit boundaries, against ctr(aes-generic).
@@ -113,7 +146,6 @@ static void aes_ref_ctr_vs_generic(struct kunit *test)
 {
 	static const unsigned int key_lens[] = { 16, 24, 32 };
 	struct crypto_sync_skcipher *tfm;
-	struct scatterlist sg;
 	struct crypto_aes_ctx ctx;
 	u8 key[32], iv[16], ivcopy[16];
 	u8 *ref, *out;
@@ -122,14 +154,9 @@ static void aes_ref_ctr_vs_generic(struct kunit *test)
 
 	tfm = crypto_alloc_sync_skcipher("ctr(aes-generic)", 0, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm);
-	ref = kunit_kmalloc(test, 4096, GFP_KERNEL);
-	out = kunit_kmalloc(test, 4096, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ref);
-	KUNIT_ASSERT_NOT_NULL(test, out);
+	two_buffers(test, &ref, &out);
 
 	for (i = 0; i < 64; i++) {
-		SYNC_SKCIPHER_REQUEST_ON_STACK(req, tfm);
-
 		klen = key_lens[i % 3];
 		len = 1 + get_random_u32_below(4096);
 		get_random_bytes(key, klen);
@@ -143,13 +170,7 @@ static void aes_ref_ctr_vs_generic(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, aes_expandkey(&ctx, key, klen), 0);
 		aes_ref_ctr(&ctx, iv, out, len);
 
-		KUNIT_ASSERT_EQ(test, crypto_sync_skcipher_setkey(tfm, key, klen), 0);
-		sg_init_one(&sg, ref, len);
-		skcipher_request_set_sync_tfm(req, tfm);
-		skcipher_request_set_callback(req, 0, NULL, NULL);
-		skcipher_request_set_crypt(req, &sg, &sg, len, ivcopy);
-		err = crypto_skcipher_encrypt(req);
-		skcipher_request_zero(req);
+		err = generic_crypt(tfm, key, klen, false, ivcopy, ref, len);
 		KUNIT_ASSERT_EQ(test, err, 0);
 		KUNIT_ASSERT_EQ_MSG(test, memcmp(out, ref, len), 0,
 				    "len %u klen %u", len, klen);
@@ -169,21 +190,15 @@ static void aes_ref_cbc_vs_generic(struct kunit *test)
 	struct crypto_aes_ctx ctx;
 	u8 key[32], iv[16], ivcopy[16];
 	unsigned int i, len, klen;
-	struct scatterlist sg;
 	u8 *ref, *out;
 	bool dec;
 	int err;
 
 	tfm = crypto_alloc_sync_skcipher("cbc(aes-generic)", 0, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm);
-	ref = kunit_kmalloc(test, 4096, GFP_KERNEL);
-	out = kunit_kmalloc(test, 4096, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ref);
-	KUNIT_ASSERT_NOT_NULL(test, out);
+	two_buffers(test, &ref, &out);
 
 	for (i = 0; i < 64; i++) {
-		SYNC_SKCIPHER_REQUEST_ON_STACK(req, tfm);
-
 		klen = key_lens[i % 3];
 		dec = i & 1;
 		len = 16 * (1 + get_random_u32_below(256));
@@ -196,14 +211,7 @@ static void aes_ref_cbc_vs_generic(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, aes_expandkey(&ctx, key, klen), 0);
 		aes_ref_cbc(&ctx, dec, iv, out, len);
 
-		KUNIT_ASSERT_EQ(test, crypto_sync_skcipher_setkey(tfm, key, klen), 0);
-		sg_init_one(&sg, ref, len);
-		skcipher_request_set_sync_tfm(req, tfm);
-		skcipher_request_set_callback(req, 0, NULL, NULL);
-		skcipher_request_set_crypt(req, &sg, &sg, len, ivcopy);
-		err = dec ? crypto_skcipher_decrypt(req) :
-			    crypto_skcipher_encrypt(req);
-		skcipher_request_zero(req);
+		err = generic_crypt(tfm, key, klen, dec, ivcopy, ref, len);
 		KUNIT_ASSERT_EQ(test, err, 0);
 		KUNIT_ASSERT_EQ_MSG(test, memcmp(out, ref, len), 0,
 				    "len %u klen %u dec %d", len, klen, dec);
@@ -222,21 +230,15 @@ static void aes_ref_xts_vs_generic(struct kunit *test)
 	struct crypto_aes_ctx ctx, tweak;
 	u8 key[64], iv[16], ivcopy[16];
 	unsigned int i, len, klen;
-	struct scatterlist sg;
 	bool dec;
 	u8 *ref, *out;
 	int err;
 
 	tfm = crypto_alloc_sync_skcipher("xts(ecb(aes-generic))", 0, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm);
-	ref = kunit_kmalloc(test, 4096, GFP_KERNEL);
-	out = kunit_kmalloc(test, 4096, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, ref);
-	KUNIT_ASSERT_NOT_NULL(test, out);
+	two_buffers(test, &ref, &out);
 
 	for (i = 0; i < 96; i++) {
-		SYNC_SKCIPHER_REQUEST_ON_STACK(req, tfm);
-
 		klen = 32 + 16 * (i % 3);
 		dec = i & 4;
 		/* Every tail length 0..15 several times over. */
@@ -252,14 +254,7 @@ static void aes_ref_xts_vs_generic(struct kunit *test)
 						    klen / 2), 0);
 		aes_ref_xts(&ctx, &tweak, dec, iv, out, len);
 
-		KUNIT_ASSERT_EQ(test, crypto_sync_skcipher_setkey(tfm, key, klen), 0);
-		sg_init_one(&sg, ref, len);
-		skcipher_request_set_sync_tfm(req, tfm);
-		skcipher_request_set_callback(req, 0, NULL, NULL);
-		skcipher_request_set_crypt(req, &sg, &sg, len, ivcopy);
-		err = dec ? crypto_skcipher_decrypt(req) :
-			    crypto_skcipher_encrypt(req);
-		skcipher_request_zero(req);
+		err = generic_crypt(tfm, key, klen, dec, ivcopy, ref, len);
 		KUNIT_ASSERT_EQ(test, err, 0);
 		KUNIT_ASSERT_EQ_MSG(test, memcmp(out, ref, len), 0,
 				    "len %u klen %u dec %d", len, klen, dec);
