@@ -442,12 +442,17 @@ static inline void wake_up_interruptible(wait_queue_head_t *wq)
 }
 
 void kshim_wake_up_var(void *var);
+void kshim_wait_var_begin(void *var);
 void kshim_wait_var_tick(void *var);
+void kshim_wait_var_end(void *var);
 #define wake_up_var(var)	kshim_wake_up_var(var)
+/* Registered before the first check, as prepare_to_wait() would be. */
 #define wait_var_event(var, condition)				\
 	do {							\
+		kshim_wait_var_begin(var);			\
 		while (!(condition))				\
 			kshim_wait_var_tick(var);		\
+		kshim_wait_var_end(var);			\
 	} while (0)
 
 /* ---- delayed work (linux/workqueue.h) ---- */
