@@ -15,7 +15,8 @@
 #
 # Asserted: every byte right; no request timed out or waited a deadline
 # (the slowest under attack below timeout_ms, and within a small multiple
-# of the slowest alone); and the attack did bite: the queue
+# of the slowest alone, in every round); and the attack did bite, in one
+# of up to three 20 s rounds: the queue
 # filled behind a starved reservation, so requests had to go elsewhere
 # (fallback_full > 0) - to the CPU at once, not into the backlog to wait
 # for space that does not come back.  Without preempt=full the attack
@@ -82,36 +83,61 @@ victim alone 4 && pass "victim alone: AF_ALG and dm-crypt bytes right" ||
 	{ fail "victim alone"; finish; exit; }
 af_base=$AF_MAX dm_base=$DM_MAX
 
-snap a
-starver --cpu 1 --submitters 2 --holders 1 --hold 1200 --gap 10 \
-	--len 65536 3600 "$d/ready" >"$d/hog.out" 2>&1 &
-hog=$!
-i=0
-until [ -s "$d/ready" ]; do
-	i=$((i + 1))
-	[ $i -lt 600 ] || break
-	kill -0 "$hog" 2>/dev/null || break
-	sleep 0.1
+# attack: one round of the starver against the victim; sets AF_MAX,
+# DM_MAX, and TO, LATE, FULL, BL (the counters' moves).  Returns 1 when
+# the starver did not get going or a victim byte was wrong.
+attack() {
+	snap a
+	rm -f "$d/ready"
+	starver --cpu 1 --submitters 2 --holders 1 --hold 1200 --gap 10 \
+		--len 65536 3600 "$d/ready" >"$d/hog.out" 2>&1 &
+	hog=$!
+	i=0
+	until [ -s "$d/ready" ]; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || break
+		kill -0 "$hog" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -s "$d/ready" ] || { cat "$d/hog.out"; return 1; }
+	_bytes=0
+	victim "under attack" 20 || _bytes=1
+	kill "$hog"
+	wait "$hog"
+	hog=
+	note "starver: $(sed -n 's/^stat //p' "$d/hog.out")"
+	delta a timeouts; TO=$D
+	delta a late_completions; LATE=$D
+	delta a fallback_full; FULL=$D
+	delta a backlogged; BL=$D
+	note "under attack: timeouts +$TO, late_completions +$LATE, fallback_full +$FULL, backlogged +$BL"
+	return $_bytes
+}
+
+# Whether the holder catches a submitter mid-copy (the attack's bite) is
+# up to the scheduler: under TCG a 20 s round sometimes never does.  Up to
+# three rounds, until one bites; every round's victim is held to the same
+# bounds, so a round that bit and one that did not are checked alike.
+round=0 bit=0 ok=1 to=0 late=0 af_worst=0 dm_worst=0
+while [ $round -lt 3 ] && [ $bit = 0 ]; do
+	round=$((round + 1))
+	if ! attack; then
+		[ -s "$d/ready" ] || { fail "starver did not get going"; finish; exit; }
+		ok=0
+	fi
+	to=$((to + TO)) late=$((late + LATE))
+	[ "${AF_MAX:-99999}" -gt "$af_worst" ] && af_worst=${AF_MAX:-99999}
+	[ "${DM_MAX:-99999}" -gt "$dm_worst" ] && dm_worst=${DM_MAX:-99999}
+	[ "$FULL" -gt 0 ] && bit=1 full=$FULL
+	[ $bit = 1 ] || note "round $round: the attack did not bite (fallback_full +0)"
 done
-[ -s "$d/ready" ] && pass "uid 65534 submits from 2 SCHED_IDLE threads on CPU 1 and preempts them for 1.2 s at a time" ||
-	{ cat "$d/hog.out"; fail "starver did not get going"; finish; exit; }
-ok=1
-victim "under attack" 20 || ok=0
-kill "$hog"
-wait "$hog"
-hog=
-note "starver: $(sed -n 's/^stat //p' "$d/hog.out")"
+AF_MAX=$af_worst DM_MAX=$dm_worst
+pass "uid 65534 submits from 2 SCHED_IDLE threads on CPU 1 and preempts them for 1.2 s at a time ($round round(s) of 20 s)"
 [ $ok = 1 ] && pass "under attack: every AF_ALG and dm-crypt byte right" ||
 	fail "victim under attack"
-
-delta a timeouts; to=$D
-delta a late_completions; late=$D
-delta a fallback_full; full=$D
-delta a backlogged; bl=$D
-note "under attack: timeouts +$to, late_completions +$late, fallback_full +$full, backlogged +$bl"
-[ "$full" -gt 0 ] &&
-	pass "the attack bit: the queue filled behind a starved reservation ($full requests sent to the CPU at once)" ||
-	fail "the attack never filled the queue behind a starved reservation: this run shows nothing"
+[ $bit = 1 ] &&
+	pass "the attack bit: the queue filled behind a starved reservation ($full requests sent to the CPU at once, round $round)" ||
+	fail "the attack never filled the queue behind a starved reservation in $round rounds: this run shows nothing"
 [ "$to" = 0 ] && [ "$late" = 0 ] &&
 	pass "no request timed out under attack" ||
 	fail "requests timed out under attack ($to)"
