@@ -72,14 +72,7 @@ victim_ops "alone" && pass "victim alone: AF_ALG and dm-crypt bytes right" ||
 snap h
 keyhog --tfms 1100 --len 4096 120 "$d/ready" >"$d/hog.out" 2>&1 &
 hog=$!
-i=0
-until [ -s "$d/ready" ]; do
-	i=$((i + 1))
-	[ $i -lt 1200 ] || break
-	kill -0 "$hog" 2>/dev/null || break
-	sleep 0.1
-done
-[ -s "$d/ready" ] && pass "uid 65534 holds $(cat "$d/ready") AF_ALG tfms, each with a ring request" ||
+wait_ready "$d/ready" "$hog" 1200 && pass "uid 65534 holds $(cat "$d/ready") AF_ALG tfms, each with a ring request" ||
 	{ cat "$d/hog.out"; fail "keyhog did not get going"; finish; exit; }
 # Every slot is held: keyhog's tfms got them all and keep them busy.  How
 # its extra tfms fare is timing (a slot idle for 1 s is taken over, so a

@@ -28,6 +28,19 @@ snap() {
 	done
 }
 
+# wait_ready FILE PID TENTHS: wait until a background tool writes FILE
+# (it is ready), dies, or TENTHS tenths of a second pass; 0 if FILE is there.
+wait_ready() {
+	_i=0
+	until [ -s "$1" ]; do
+		_i=$((_i + 1))
+		[ $_i -lt "$3" ] || break
+		kill -0 "$2" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -s "$1" ]
+}
+
 # delta NAME COUNTER: set D to how far COUNTER moved since snap NAME.
 delta() {
 	read -r _v <"$STATS/$2"

@@ -92,14 +92,7 @@ attack() {
 	starver --cpu 1 --submitters 2 --holders 1 --hold 1200 --gap 10 \
 		--len 65536 3600 "$d/ready" >"$d/hog.out" 2>&1 &
 	hog=$!
-	i=0
-	until [ -s "$d/ready" ]; do
-		i=$((i + 1))
-		[ $i -lt 600 ] || break
-		kill -0 "$hog" 2>/dev/null || break
-		sleep 0.1
-	done
-	[ -s "$d/ready" ] || { cat "$d/hog.out"; return 1; }
+	wait_ready "$d/ready" "$hog" 600 || { cat "$d/hog.out"; return 1; }
 	_bytes=0
 	victim "under attack" 20 || _bytes=1
 	kill "$hog"
