@@ -457,7 +457,7 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 	 * whose queue happens to have drained (or whose requests all ran
 	 * here, synchronously: an exploration to the ring then shows it).
 	 */
-	depth = READ_ONCE(q->in_flight) + READ_ONCE(q->nr_backlog);
+	depth = gpu_aes_queue_in_flight(q) + READ_ONCE(q->nr_backlog);
 	pc->depth16 += min(depth, GPU_AES_DEPTH_MAX) - pc->depth16 / 16;
 	in->lone = !depth && pc->depth16 < 16;
 	in->saturated = gpu_aes_cpu_saturated(pc);

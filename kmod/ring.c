@@ -57,6 +57,7 @@ int gpu_aes_ring_init(struct gpu_aes_ring *ring,
 	for (i = 0; i < ring->max_queues; i++) {
 		q = &ring->queues[i];
 		spin_lock_init(&q->lock);
+		spin_lock_init(&q->sq_lock);
 		q->ring = ring;
 		q->id = i;
 		atomic_set(&q->users, 0);
@@ -178,8 +179,9 @@ static void gpu_aes_queue_arm_timeout(struct gpu_aes_queue *q,
 	lockdep_assert_held(&q->lock);
 	if (q->scan_armed && !time_before(deadline, q->scan_at))
 		return;
-	q->scan_armed = true;
-	q->scan_at = deadline;
+	/* Read without the lock by posters: gpu_aes_queue_post(). */
+	WRITE_ONCE(q->scan_armed, true);
+	WRITE_ONCE(q->scan_at, deadline);
 	mod_delayed_work(system_wq, &q->timeout_work,
 			 time_after(deadline, now) ? deadline - now : 0);
 }
@@ -198,7 +200,8 @@ static void gpu_aes_tag_release(struct gpu_aes_queue *q,
 	q->key_inflight[t->key_slot]--;
 	while (q->tag_tail != q->tag_head) {
 		t = &q->tags[q->tag_tail & mask];
-		if (t->state != GPU_AES_TAG_RELEASED)
+		/* A poster may be moving this one to IN_FLIGHT. */
+		if (READ_ONCE(t->state) != GPU_AES_TAG_RELEASED)
 			break;
 		q->data_tail = t->end;
 		t->state = GPU_AES_TAG_FREE;
@@ -297,13 +300,20 @@ no_space:
 static bool gpu_aes_queue_space_returns(const struct gpu_aes_queue *q)
 {
 	const struct gpu_aes_tag *t;
+	u8 state;
 
 	if (q->tag_tail == q->tag_head)
 		return false;
 	t = &q->tags[q->tag_tail & (q->ring->queue_entries - 1)];
-	return t->state == GPU_AES_TAG_IN_FLIGHT ||
-	       t->state == GPU_AES_TAG_COMPLETING ||
-	       t->state == GPU_AES_TAG_ADMITTED;
+	/*
+	 * A poster may be moving it to IN_FLIGHT (under sq_lock): read once.
+	 * Seen RESERVED a moment early, the request runs on the CPU now
+	 * rather than waiting: the safe side.
+	 */
+	state = READ_ONCE(t->state);
+	return state == GPU_AES_TAG_IN_FLIGHT ||
+	       state == GPU_AES_TAG_COMPLETING ||
+	       state == GPU_AES_TAG_ADMITTED;
 }
 
 /*
@@ -322,25 +332,29 @@ static void gpu_aes_queue_copy_in(struct gpu_aes_queue *q,
 
 /*
  * Write and publish the sqe of a reserved, filled request; it is in
- * flight from now on.  Lock held, attached.  *wake says whether to wake
- * the helper.
+ * flight from now on.  sq_lock held, attached.  *wake says whether to
+ * wake the helper; returns whether the deadline scan must be armed for
+ * the request (gpu_aes_queue_arm_posted(), once sq_lock is dropped).
+ *
+ * The tag turns IN_FLIGHT without the queue's lock, which reapers and the
+ * scan hold: before the sqe that names it is published (a completion can
+ * only follow that, so a reaper sees IN_FLIGHT), after its deadline, and
+ * with nothing of the tag or the job touched after (a hostile helper may
+ * complete it at once, and the scan may time it out).
  */
-static void gpu_aes_queue_post(struct gpu_aes_queue *q,
+static bool gpu_aes_queue_post(struct gpu_aes_queue *q,
 			       struct gpu_aes_job *job, bool *wake)
 {
 	struct gpu_aes_tag *t = &q->tags[job->tag];
 	u32 mask = q->ring->queue_entries - 1;
 	struct gpu_aes_sqe sqe = {};
-
-	lockdep_assert_held(&q->lock);
 	/*
 	 * Never later than the caller was promised: a backlogged request's
 	 * deadline runs from its -EBUSY, not from its admission.
 	 */
-	t->deadline = job->deadline;
-	t->state = GPU_AES_TAG_IN_FLIGHT;
-	q->in_flight++;
+	unsigned long deadline = job->deadline;
 
+	lockdep_assert_held(&q->sq_lock);
 	sqe.tag = job->tag;
 	sqe.seq = t->seq;
 	sqe.alg = t->alg;
@@ -354,6 +368,15 @@ static void gpu_aes_queue_post(struct gpu_aes_queue *q,
 	/* Read at posting: a CTR IV is the caller's until completion. */
 	memcpy(sqe.iv, job->iv, job->desc->iv_bytes);
 	memcpy(&q->sq[q->sq_tail & mask], &sqe, sizeof(sqe));
+	gpu_aes_stat_inc(GPU_AES_STAT_RING_REQUESTS);
+	gpu_aes_stat_inc(gpu_aes_alg_ring_stat(job->desc));
+	gpu_aes_stat_add(GPU_AES_STAT_RING_BYTES, t->len);
+
+	WRITE_ONCE(t->deadline, deadline);
+	/* Counted before it can be retired: gpu_aes_queue_in_flight(). */
+	WRITE_ONCE(q->posted, q->posted + 1);
+	/* Deadline and count first; pairs with the reaper's and scan's. */
+	smp_store_release(&t->state, GPU_AES_TAG_IN_FLIGHT);
 	q->sq_tail++;
 	/*
 	 * Entry, key and data before the tail; pairs with helper's acquire.
@@ -361,17 +384,30 @@ static void gpu_aes_queue_post(struct gpu_aes_queue *q,
 	 */
 	smp_store_release(&q->qhdr->sq_tail, q->sq_tail);
 	/*
-	 * Order the tail store before the flag load; pairs with the helper's
-	 * barrier between setting NEED_WAKEUP and re-reading sq_tail.
+	 * Order the tail and the state before the loads below: pairs with
+	 * the helper's barrier between setting NEED_WAKEUP and re-reading
+	 * sq_tail, and with the scan's between clearing scan_armed and
+	 * reading the tags' states (gpu_aes_queue_timeout_fn()): either it
+	 * sees this tag IN_FLIGHT or we see it unarmed.
 	 */
 	smp_mb();
 	if (READ_ONCE(q->qhdr->helper_flags) & GPU_AES_HELPER_NEED_WAKEUP)
 		*wake = true;
+	return !READ_ONCE(q->scan_armed) ||
+	       time_before(deadline, READ_ONCE(q->scan_at));
+}
 
-	gpu_aes_stat_inc(GPU_AES_STAT_RING_REQUESTS);
-	gpu_aes_stat_inc(gpu_aes_alg_ring_stat(job->desc));
-	gpu_aes_stat_add(GPU_AES_STAT_RING_BYTES, t->len);
-	gpu_aes_queue_arm_timeout(q, t->deadline);
+/*
+ * Make sure the deadline scan runs by @deadline, for requests whose post
+ * found it unarmed or armed later.  No lock held.
+ */
+static void gpu_aes_queue_arm_posted(struct gpu_aes_queue *q,
+				     unsigned long deadline)
+{
+	spin_lock_bh(&q->lock);
+	if (q->attached)
+		gpu_aes_queue_arm_timeout(q, deadline);
+	spin_unlock_bh(&q->lock);
 }
 
 static void gpu_aes_ring_wake(struct gpu_aes_ring *ring)
@@ -512,7 +548,9 @@ static void gpu_aes_queue_unlock_post_admitted(struct gpu_aes_queue *q,
 	__releases(&q->lock)
 {
 	struct gpu_aes_job *job, *tmp;
+	unsigned long arm_at = 0;
 	unsigned int refs = 0;
+	bool arm = false;
 	LIST_HEAD(lost);
 
 	if (list_empty(admitted)) {
@@ -526,17 +564,22 @@ static void gpu_aes_queue_unlock_post_admitted(struct gpu_aes_queue *q,
 		gpu_aes_job_finish(job, -EINPROGRESS);
 		gpu_aes_queue_copy_in(q, job);
 	}
-	spin_lock(&q->lock);
+	spin_lock(&q->sq_lock);
 	list_for_each_entry_safe(job, tmp, admitted, node) {
 		list_del(&job->node);
-		if (q->attached)
-			gpu_aes_queue_post(q, job, wake);
-		else
+		if (!q->attached) {
 			list_add_tail(&job->node, &lost);
+		} else if (gpu_aes_queue_post(q, job, wake) &&
+			   (!arm || time_before(job->deadline, arm_at))) {
+			arm_at = job->deadline;
+			arm = true;
+		}
 		refs++;
 	}
-	spin_unlock(&q->lock);
+	spin_unlock(&q->sq_lock);
 	local_bh_enable();
+	if (arm)
+		gpu_aes_queue_arm_posted(q, arm_at);
 	while (refs--)
 		gpu_aes_queue_put(q);
 	gpu_aes_ring_finish_cpu(&lost);
@@ -546,7 +589,8 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 			enum gpu_aes_fallback_reason *why)
 {
 	struct gpu_aes_queue *q = gpu_aes_ring_queue(ring);
-	bool wake = false;
+	bool wake = false, arm = false;
+	unsigned long deadline = 0;
 	int ret, err;
 
 	spin_lock_bh(&q->lock);
@@ -595,17 +639,22 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 
 	/* Up to ring_max_bytes: other CPUs submit and reap meanwhile. */
 	gpu_aes_queue_copy_in(q, job);
-	spin_lock_bh(&q->lock);
+	/* Not the queue's lock: a reaper holding it does not hold us up. */
+	spin_lock_bh(&q->sq_lock);
 	if (q->attached) {
 		/* -EINPROGRESS is the answer from here: so is the deadline. */
 		job->deadline = jiffies + gpu_aes_timeout_jiffies();
-		gpu_aes_queue_post(q, job, &wake);
+		deadline = job->deadline;
+		arm = gpu_aes_queue_post(q, job, &wake);
 	} else {
 		/* Detach is waiting for us; the tag dies with the table. */
 		*why = GPU_AES_FB_NO_HELPER;
 		ret = GPU_AES_RING_FALLBACK;
 	}
-	spin_unlock_bh(&q->lock);
+	spin_unlock_bh(&q->sq_lock);
+	/* The job may be completed by now: only its deadline is ours. */
+	if (arm)
+		gpu_aes_queue_arm_posted(q, deadline);
 	gpu_aes_queue_put(q);
 	if (wake)
 		gpu_aes_ring_wake(ring);
@@ -639,6 +688,7 @@ static int gpu_aes_queue_claim_one(struct gpu_aes_queue *q,
 	struct gpu_aes_tag *t;
 	u32 tag, seq;
 	s32 status;
+	u8 state;
 
 	tag = READ_ONCE(c->tag);
 	seq = READ_ONCE(c->seq);
@@ -648,17 +698,22 @@ static int gpu_aes_queue_claim_one(struct gpu_aes_queue *q,
 	t = &q->tags[tag];
 	if (t->seq != seq || !gpu_aes_status_valid(t, status))
 		goto reject;
-	if (t->state == GPU_AES_TAG_TIMED_OUT) {
+	/*
+	 * Acquire: pairs with the poster's release, whose job this completes
+	 * (a hostile helper may name a tag being posted right now).
+	 */
+	state = smp_load_acquire(&t->state);
+	if (state == GPU_AES_TAG_TIMED_OUT) {
 		q->stalled = false;
 		gpu_aes_stat_inc(GPU_AES_STAT_LATE_COMPLETIONS);
 		gpu_aes_tag_release(q, t);
 		return 0;
 	}
-	if (t->state != GPU_AES_TAG_IN_FLIGHT)
+	if (state != GPU_AES_TAG_IN_FLIGHT)
 		goto reject;
 	q->stalled = false;
 	t->state = GPU_AES_TAG_COMPLETING;
-	q->in_flight--;
+	WRITE_ONCE(q->retired, q->retired + 1);
 	job = t->job;
 	job->tag = tag;
 	job->status = status;
@@ -843,29 +898,34 @@ static void gpu_aes_queue_timeout_fn(struct work_struct *work)
 	LIST_HEAD(admitted);
 	LIST_HEAD(expired);
 	struct gpu_aes_tag *t;
-	u32 i, left;
+	u32 i;
 
 	mutex_lock(&q->scan_mutex);
 	spin_lock_bh(&q->lock);
-	q->scan_armed = false;
+	WRITE_ONCE(q->scan_armed, false);
+	/*
+	 * Before the states below: a poster that turns a tag IN_FLIGHT after
+	 * we read it sees the scan unarmed and arms it (gpu_aes_queue_post()).
+	 */
+	smp_mb();
 	if (!q->attached)
 		goto out;
 	now = jiffies;
 	/*
 	 * Only IN_FLIGHT tags have deadlines (RESERVED and ADMITTED ones are
-	 * still being copied in); stop after the last of them.
+	 * still being copied in).  Every tag is looked at: posters move tags
+	 * to IN_FLIGHT without our lock, so no count read here bounds them.
 	 */
-	left = q->in_flight;
-	for (i = q->tag_tail; left && i != q->tag_head; i++) {
+	for (i = q->tag_tail; i != q->tag_head; i++) {
 		t = &q->tags[i & (q->ring->queue_entries - 1)];
-		if (t->state != GPU_AES_TAG_IN_FLIGHT)
+		/* Acquire: the deadline was written before (the poster's). */
+		if (smp_load_acquire(&t->state) != GPU_AES_TAG_IN_FLIGHT)
 			continue;
-		left--;
 		if (time_after_eq(now, t->deadline)) {
 			list_add_tail(&t->job->node, &expired);
 			t->state = GPU_AES_TAG_TIMED_OUT;
 			t->job = NULL;
-			q->in_flight--;
+			WRITE_ONCE(q->retired, q->retired + 1);
 			gpu_aes_stat_inc(GPU_AES_STAT_TIMEOUTS);
 			gpu_aes_queue_stall(q);
 		} else if (!armed || time_before(t->deadline, next)) {
@@ -989,18 +1049,21 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 		q->data = ring->data + q->data_base;
 		q->tags = qt[i].tags;
 		q->key_inflight = qt[i].key_inflight;
-		q->sq_tail = 0;
 		q->cq_head = 0;
 		q->tag_head = 0;
 		q->tag_tail = 0;
 		q->data_head = 0;
 		q->data_tail = 0;
-		q->in_flight = 0;
 		q->stalled = false;
 		q->stalled_at = 0;
 		/* A scan cancelled by the last detach is not queued any more. */
-		q->scan_armed = false;
+		WRITE_ONCE(q->scan_armed, false);
+		spin_lock(&q->sq_lock);
+		q->sq_tail = 0;
+		WRITE_ONCE(q->posted, 0);
+		WRITE_ONCE(q->retired, 0);
 		q->attached = true;
+		spin_unlock(&q->sq_lock);
 		spin_unlock_bh(&q->lock);
 	}
 	mutex_unlock(&ring->setup_mutex);
@@ -1036,7 +1099,8 @@ static void gpu_aes_queue_take(struct gpu_aes_queue *q, struct list_head *redo)
 	}
 	list_splice_tail_init(&q->backlog, redo);
 	q->nr_backlog = 0;
-	q->in_flight = 0;
+	/* No poster is left: each held a reference, and users is zero. */
+	WRITE_ONCE(q->retired, READ_ONCE(q->posted));
 	spin_unlock_bh(&q->lock);
 }
 
@@ -1077,7 +1141,10 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring)
 	/* From here nobody takes a new reference on any queue. */
 	for (i = 0; i < n; i++) {
 		spin_lock_bh(&ring->queues[i].lock);
+		/* Posters test it under sq_lock alone. */
+		spin_lock(&ring->queues[i].sq_lock);
 		ring->queues[i].attached = false;
+		spin_unlock(&ring->queues[i].sq_lock);
 		spin_unlock_bh(&ring->queues[i].lock);
 	}
 	/*
@@ -1131,10 +1198,10 @@ bool gpu_aes_ring_pending(struct gpu_aes_ring *ring)
 
 	for (i = 0; i < n && !pending; i++) {
 		q = &ring->queues[i];
-		spin_lock_bh(&q->lock);
+		spin_lock_bh(&q->sq_lock);
 		pending = q->attached &&
 			  READ_ONCE(q->qhdr->sq_head) != q->sq_tail;
-		spin_unlock_bh(&q->lock);
+		spin_unlock_bh(&q->sq_lock);
 	}
 	return pending;
 }
@@ -1146,7 +1213,7 @@ static void gpu_aes_queue_status(struct gpu_aes_queue *q,
 	memset(qs, 0, sizeof(*qs));
 	if (!q->attached)
 		return;
-	qs->in_flight = q->in_flight;
+	qs->in_flight = gpu_aes_queue_in_flight(q);
 	qs->backlog = q->nr_backlog;
 	qs->data_used = q->data_head - q->data_tail;
 	qs->stalled = q->stalled;

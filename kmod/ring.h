@@ -18,14 +18,18 @@
  * lock a request takes only when its tfm needs a slot (keys.c).
  *
  * Locking, per queue: @lock (a BH-safe spinlock) protects the queue's
- * state, so submission works from softirq.  It is held only for
- * bookkeeping: the bytes are copied in (by a submitter holding a RESERVED
- * tag) and out (by a reaper holding COMPLETING tags) without it.  Whoever
- * copies holds a reference in the queue's @users, taken under @lock while
- * the queue is attached; detach waits for every queue's count to drop to
- * zero before the tag tables and region go away.  A request belongs to
- * whoever moves its tag out of IN_FLIGHT under @lock, so it is completed
- * exactly once.
+ * state, so submission works from softirq, and @sq_lock the submission
+ * queue's tail.  Both are held only for bookkeeping: the bytes are copied
+ * in (by a submitter holding a RESERVED tag) and out (by a reaper holding
+ * COMPLETING tags) without them.  A submitter takes @lock to reserve and
+ * @sq_lock to post, so posting, the longer of its two steps (the sqe, the
+ * tail the helper reads, the helper's flags), never waits for a reaper,
+ * which takes only @lock.  Whoever copies holds a reference in the queue's
+ * @users, taken under @lock while the queue is attached; detach waits for
+ * every queue's count to drop to zero before the tag tables and region go
+ * away.  A request belongs to whoever moves its tag out of IN_FLIGHT under
+ * @lock, so it is completed exactly once; posting moves it in under
+ * @sq_lock alone, before the sqe that names it is published.
  */
 #ifndef GPU_AES_RING_H
 #define GPU_AES_RING_H
@@ -108,7 +112,8 @@ struct gpu_aes_tag {
 
 /**
  * struct gpu_aes_queue - one queue: what a CPU's requests touch.
- * @lock: protects everything from @attached on.
+ * @lock: protects everything from @attached to @nr_backlog, but a tag's
+ *	move from RESERVED or ADMITTED to IN_FLIGHT (@sq_lock's).
  * @ring: the ring it belongs to.
  * @id: its index.
  * @users: submitters and reapers working on the region outside @lock.
@@ -136,16 +141,22 @@ struct gpu_aes_tag {
  *	naming it whose tag was not yet released (a timed-out one counts
  *	until the helper answers it); keys.c never takes over a slot that
  *	any queue counts.
- * @sq_tail: kernel's copy of the SQ tail (the header's is only written).
  * @cq_head: kernel's copy of the CQ head.
  * @tag_head: next tag to allocate (free running).
  * @tag_tail: oldest tag not yet freed (free running).
  * @data_head: byte-ring allocation position in the slice (free running).
  * @data_tail: byte-ring release position (free running).
- * @in_flight: tags in IN_FLIGHT.
+ * @retired: tags that left IN_FLIGHT (completed, timed out, or taken by
+ *	detach), free running: gpu_aes_queue_in_flight().
  * @backlog: MAY_BACKLOG requests waiting for space, oldest first.
  * @nr_backlog: their number (a status read must not walk the list under
  *	the lock that submitters take).
+ * @sq_lock: serialises posting: the sqes, @sq_tail, @posted, and tags'
+ *	moves to IN_FLIGHT.  Taken inside @lock where both are held
+ *	(attach, detach), on its own cache line, so a reaper's @lock and
+ *	a submitter's posting do not share one.
+ * @sq_tail: kernel's copy of the SQ tail (the header's is only written).
+ * @posted: tags moved to IN_FLIGHT, free running.
  */
 struct gpu_aes_queue {
 	spinlock_t lock;		/* the state from @attached on */
@@ -167,16 +178,36 @@ struct gpu_aes_queue {
 	u64 data_base;
 	struct gpu_aes_tag *tags;
 	u16 *key_inflight;
-	u32 sq_tail;
 	u32 cq_head;
 	u32 tag_head;
 	u32 tag_tail;
 	u64 data_head;
 	u64 data_tail;
-	u32 in_flight;
+	u32 retired;
 	struct list_head backlog;
 	u32 nr_backlog;
+
+	spinlock_t sq_lock ____cacheline_aligned_in_smp;
+	u32 sq_tail;
+	u32 posted;
 } ____cacheline_aligned_in_smp;
+
+/**
+ * gpu_aes_queue_in_flight() - requests of a queue posted and not retired.
+ * @q: the queue.
+ *
+ * Needs no lock: a tag is retired only after it was posted, and @retired
+ * is read first.
+ *
+ * Return: the number.
+ */
+static inline u32 gpu_aes_queue_in_flight(const struct gpu_aes_queue *q)
+{
+	/* Acquire: @posted read after, so never below @retired. */
+	u32 retired = smp_load_acquire(&q->retired);
+
+	return READ_ONCE(q->posted) - retired;
+}
 
 /**
  * struct gpu_aes_ring_observer - what the ring tells the policy that

@@ -116,7 +116,7 @@ static void gpu_aes_bw_parked_submitter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_answer_all(h), 1);
 	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 1);
 	gt_req_expect_done(test, p);
-	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, 0);
+	KUNIT_EXPECT_EQ(test, gpu_aes_queue_in_flight(GT_Q0), 0);
 	KUNIT_EXPECT_EQ(test, GT_Q0->tag_tail, GT_Q0->tag_head);
 	KUNIT_EXPECT_EQ(test, GT_Q0->data_tail, GT_Q0->data_head);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS), 6);

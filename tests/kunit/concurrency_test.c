@@ -344,7 +344,7 @@ static void gpu_aes_conc_reapers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 0);
 	KUNIT_EXPECT_GE(test, atomic_read(&gt_copying_max), 2);
-	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, 0);
+	KUNIT_EXPECT_EQ(test, gpu_aes_queue_in_flight(GT_Q0), 0);
 	KUNIT_EXPECT_EQ(test, GT_Q0->tag_tail, GT_Q0->tag_head);
 	KUNIT_EXPECT_EQ(test, GT_Q0->data_tail, GT_Q0->data_head);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);

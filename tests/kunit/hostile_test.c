@@ -75,7 +75,7 @@ static void gpu_aes_hostile_rejected_one_by_one(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, gt_req_events(r[0]), 0);
 	KUNIT_EXPECT_EQ(test, gt_req_events(r[1]), 0);
-	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, 2);
+	KUNIT_EXPECT_EQ(test, gpu_aes_queue_in_flight(GT_Q0), 2);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_HELPER_ERRORS), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
 

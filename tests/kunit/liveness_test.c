@@ -309,7 +309,7 @@ static void gpu_aes_live_backlog_leaves_at_first_deadline(struct kunit *test)
 	gt_req_expect_done(test, b);
 	KUNIT_EXPECT_EQ(test, DELTA(TIMEOUTS), NR);
 	KUNIT_EXPECT_EQ(test, DELTA(RECOMPUTED), NR + 1);
-	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, 0);
+	KUNIT_EXPECT_EQ(test, gpu_aes_queue_in_flight(GT_Q0), 0);
 	KUNIT_EXPECT_TRUE(test, list_empty(&GT_Q0->backlog));
 	KUNIT_EXPECT_EQ(test, fake_helper_pending(h), NR);
 }

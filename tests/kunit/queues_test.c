@@ -62,7 +62,7 @@ static void gpu_aes_queues_separate(struct kunit *test)
 	for (q = 0; q < NQ; q += 2) {
 		fake_helper_use(h, q);
 		KUNIT_EXPECT_EQ(test, fake_helper_pending(h), 0);
-		KUNIT_EXPECT_EQ(test, gpu_aes_ring.queues[q].in_flight, 0);
+		KUNIT_EXPECT_EQ(test, gpu_aes_queue_in_flight(&gpu_aes_ring.queues[q]), 0);
 	}
 	fake_helper_use(h, 1);
 	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, 4), 4);

@@ -35,7 +35,7 @@ static void gpu_aes_ring_full(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_BACKLOGGED), 1);
 	KUNIT_EXPECT_EQ(test,
 			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_REQUESTS), 0);
-	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, NR);
+	KUNIT_EXPECT_EQ(test, gpu_aes_queue_in_flight(GT_Q0), NR);
 	for (i = 0; i < NR; i++)
 		KUNIT_EXPECT_EQ(test, gt_req_events(r[i]), 0);
 
@@ -53,10 +53,10 @@ static void gpu_aes_ring_full(struct kunit *test)
 		gt_req_expect_done(test, r[i]);
 	/* The reap admitted the backlogged one into the freed space. */
 	KUNIT_EXPECT_EQ(test, gt_req_events(extra), 1);
-	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, 1);
+	KUNIT_EXPECT_EQ(test, gpu_aes_queue_in_flight(GT_Q0), 1);
 	gt_helper_complete_all(test, h, 1);
 	gt_req_expect_done(test, extra);
-	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, 0);
+	KUNIT_EXPECT_EQ(test, gpu_aes_queue_in_flight(GT_Q0), 0);
 	KUNIT_EXPECT_EQ(test, GT_Q0->tag_tail, GT_Q0->tag_head);
 	KUNIT_EXPECT_EQ(test, GT_Q0->data_tail, GT_Q0->data_head);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);

@@ -60,7 +60,7 @@ static void gpu_aes_timeout_recompute_then_late(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 2);
 	KUNIT_EXPECT_EQ(test, GT_Q0->tags[0].state, GPU_AES_TAG_TIMED_OUT);
 	KUNIT_EXPECT_EQ(test, GT_Q0->tags[1].state, GPU_AES_TAG_TIMED_OUT);
-	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, 0);
+	KUNIT_EXPECT_EQ(test, gpu_aes_queue_in_flight(GT_Q0), 0);
 
 	/* A helper that let requests expire gets no more until it answers. */
 	gt_set_timeout_ms(test, 600000);

@@ -522,7 +522,7 @@ static void gpu_aes_ebadmsg_elsewhere_rejected(struct kunit *test)
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, gt_req_events(r[i]), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&g->nr_events), 0);
-	KUNIT_EXPECT_EQ(test, GT_Q0->in_flight, 4);
+	KUNIT_EXPECT_EQ(test, gpu_aes_queue_in_flight(GT_Q0), 4);
 	mutex_unlock(&GT_Q0->scan_mutex);
 
 	for (i = 0; i < 3; i++)
