@@ -7,7 +7,7 @@
  * slot, rewriting it after setkey, taking a slot over and freeing it run
  * under the ring's key_lock.  A request whose tfm's key is bound and
  * unchanged - nearly every request - takes no lock but its queue's: it
- * counts itself in its queue's key_inflight[slot] and then checks that the
+ * counts itself in its queue's key_taken[slot] and then checks that the
  * slot is still its tfm's.  A take-over claims the slot (key_owner) and
  * then checks that no queue counts it.  Each side writes, then a full
  * barrier, then reads what the other writes (a Dekker handshake), so at
@@ -55,7 +55,7 @@ static u32 gpu_aes_key_users(struct gpu_aes_ring *ring, u32 s)
 	u32 n = ring->nr_queues, i, users = 0;
 
 	for (i = 0; i < n; i++)
-		users += READ_ONCE(ring->queues[i].key_inflight[s]);
+		users += gpu_aes_queue_key_users(&ring->queues[i], s);
 	return users;
 }
 
@@ -124,7 +124,7 @@ static int gpu_aes_key_bind(struct gpu_aes_ring *ring, struct gpu_aes_queue *q,
 	int ret = 0;
 	long s;
 
-	/* The queue's lock already has BHs off. */
+	/* The queue's sq_lock already has BHs off. */
 	spin_lock(&ring->key_lock);
 	if (k->slot < 0 || k->attach_gen != ring->attach_gen) {
 		s = find_first_zero_bit(ring->key_map, ring->nr_keys);
@@ -155,7 +155,7 @@ static int gpu_aes_key_bind(struct gpu_aes_ring *ring, struct gpu_aes_queue *q,
 		smp_store_release(&k->dirty, false);
 	}
 	/* Under key_lock: no take-over is looking at this slot now. */
-	q->key_inflight[s]++;
+	WRITE_ONCE(q->key_taken[s], q->key_taken[s] + 1);
 	WRITE_ONCE(k->last_use, jiffies);
 	*slot = s;
 	*gen = ring->key_gen[s];
@@ -172,16 +172,16 @@ int gpu_aes_key_prepare(struct gpu_aes_ring *ring, struct gpu_aes_queue *q,
 	int s = smp_load_acquire(&k->slot);
 	bool dirty;
 
-	lockdep_assert_held(&q->lock);
+	lockdep_assert_held(&q->sq_lock);
 	/* Acquire: a clean key's gen below is the one written before. */
 	dirty = smp_load_acquire(&k->dirty);
 	if (s < 0 || READ_ONCE(k->attach_gen) != ring->attach_gen || dirty)
 		return gpu_aes_key_bind(ring, q, k, slot, gen);
-	q->key_inflight[s]++;
+	WRITE_ONCE(q->key_taken[s], q->key_taken[s] + 1);
 	/* Pairs with gpu_aes_key_take_over()'s: see the top of the file. */
 	smp_mb();
 	if (READ_ONCE(ring->key_owner[s]) != k) {
-		q->key_inflight[s]--;
+		WRITE_ONCE(q->key_taken[s], q->key_taken[s] - 1);
 		return gpu_aes_key_bind(ring, q, k, slot, gen);
 	}
 	/* At most one write per tick: the line stays shared between CPUs. */

@@ -80,8 +80,8 @@ int gpu_aes_key_set(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
  * any queue names and whose tfm has left it unused for GPU_AES_KEY_IDLE
  * (that tfm binds another slot at its next use); and writes the entry if
  * the key changed since the last write, bumping the slot's generation.
- * On success @q->key_inflight[@slot] counts one more request; the caller
- * undoes that if it then reserves nothing.
+ * @q's sq_lock held.  On success @q->key_taken[@slot] counts one more
+ * request; the caller undoes that if it then reserves nothing.
  *
  * Return: 0, or -ENOKEY if no slot can be had now.
  */

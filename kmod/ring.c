@@ -188,7 +188,9 @@ static void gpu_aes_queue_arm_timeout(struct gpu_aes_queue *q,
 
 /*
  * Free released tags (and their data space) from the oldest on, stopping
- * at the first one still in use.  Lock held.
+ * at the first one still in use.  Lock held.  Reservers read the tails
+ * without it: each is published with release, after everything we did
+ * with the tag and its bytes (the copy out came before).
  */
 static void gpu_aes_tag_release(struct gpu_aes_queue *q,
 				struct gpu_aes_tag *t)
@@ -197,26 +199,38 @@ static void gpu_aes_tag_release(struct gpu_aes_queue *q,
 
 	t->state = GPU_AES_TAG_RELEASED;
 	t->job = NULL;
-	q->key_inflight[t->key_slot]--;
-	while (q->tag_tail != q->tag_head) {
+	/* Pairs with gpu_aes_queue_key_users()' acquire. */
+	smp_store_release(&q->key_returned[t->key_slot],
+			  q->key_returned[t->key_slot] + 1);
+	/*
+	 * Up to the first tag not RELEASED.  No need to read tag_head, a
+	 * line the submitting side writes: the tag at the head is FREE (or
+	 * being reserved), never RELEASED.
+	 */
+	for (;;) {
 		t = &q->tags[q->tag_tail & mask];
-		/* A poster may be moving this one to IN_FLIGHT. */
+		/* A reserver or poster may be moving this one on. */
 		if (READ_ONCE(t->state) != GPU_AES_TAG_RELEASED)
 			break;
-		q->data_tail = t->end;
+		/* The bytes' last use before; pairs with the reserve's. */
+		smp_store_release(&q->data_tail, t->end);
 		t->state = GPU_AES_TAG_FREE;
-		q->tag_tail++;
+		/* FREE before; pairs with the reserve's acquire. */
+		smp_store_release(&q->tag_tail, q->tag_tail + 1);
 	}
 }
 
 /*
  * A reference that keeps the queue's tag table and the region in place
- * while its holder works on them without the lock.  Taken under the lock
- * while attached; detach waits for every queue's count to reach zero.
+ * while its holder works on them without a lock.  Taken while attached,
+ * under either lock (detach clears attached under both): a reserver's
+ * under sq_lock, a reaper's under the queue's lock; detach waits for
+ * every queue's count to reach zero.
  */
 static void gpu_aes_queue_get(struct gpu_aes_queue *q)
 {
-	lockdep_assert_held(&q->lock);
+	lockdep_assert(lockdep_is_held(&q->lock) ||
+		       lockdep_is_held(&q->sq_lock));
 	atomic_inc(&q->users);
 }
 
@@ -229,9 +243,12 @@ static void gpu_aes_queue_put(struct gpu_aes_queue *q)
 
 /*
  * Reserve a key slot, a tag and data space for @job on @q and take a
- * reference for its copy-in.  Lock held.  Returns 0, -ENOKEY (no key slot
- * to be had: nothing reserved), -EAGAIN (no tag) or -ENOSPC (no data
- * space); after the last two the tfm keeps the key slot it may have taken.
+ * reference for its copy-in.  sq_lock held, attached.  Returns 0, -ENOKEY
+ * (no key slot to be had: nothing reserved), -EAGAIN (no tag) or -ENOSPC
+ * (no data space); after the last two the tfm keeps the key slot it may
+ * have taken.  The tails are the reapers' (gpu_aes_tag_release()): read
+ * with acquire, they say what is free, and reuse comes after their last
+ * access to it.
  */
 static int gpu_aes_queue_reserve(struct gpu_aes_queue *q,
 				 struct gpu_aes_job *job)
@@ -246,24 +263,29 @@ static int gpu_aes_queue_reserve(struct gpu_aes_queue *q,
 	u16 slot;
 	u32 gen;
 
-	lockdep_assert_held(&q->lock);
+	lockdep_assert_held(&q->sq_lock);
 	if (gpu_aes_key_prepare(ring, q, job->key, &slot, &gen))
 		return -ENOKEY;
-	if (q->tag_head - q->tag_tail >= ring->queue_entries)
+	/* Pairs with gpu_aes_tag_release(): the tag is FREE. */
+	if (q->tag_head - smp_load_acquire(&q->tag_tail) >=
+	    ring->queue_entries)
 		goto no_space;
 	/* A request never wraps: skip the tail of the slice instead. */
 	div64_u64_rem(q->data_head, size, &off);
 	skip = off + alen > size ? size - off : 0;
-	if (q->data_head - q->data_tail + skip + alen > size) {
-		q->key_inflight[slot]--;
+	/* Pairs with gpu_aes_tag_release(): the bytes are done with. */
+	if (q->data_head - smp_load_acquire(&q->data_tail) + skip + alen >
+	    size) {
+		WRITE_ONCE(q->key_taken[slot], q->key_taken[slot] - 1);
 		return -ENOSPC;
 	}
 
 	job->tag = q->tag_head & mask;
 	job->queue = q->id;
 	t = &q->tags[job->tag];
-	q->tag_head++;
-	q->data_head += skip + alen;
+	/* Read by reapers and the scan without sq_lock (ring.h). */
+	WRITE_ONCE(q->tag_head, q->tag_head + 1);
+	WRITE_ONCE(q->data_head, q->data_head + skip + alen);
 	t->end = q->data_head;
 	t->data_off = q->data_base + (skip ? 0 : off);
 	t->len = job->len;
@@ -271,15 +293,15 @@ static int gpu_aes_queue_reserve(struct gpu_aes_queue *q,
 	t->alg = job->desc->alg;
 	t->dir = job->dir;
 	/* The low byte stays the queue's number (ring.h). */
-	t->seq += 1U << 8;
+	WRITE_ONCE(t->seq, t->seq + (1U << 8));
 	t->key_slot = slot;
 	t->key_gen = gen;
-	t->state = GPU_AES_TAG_RESERVED;
+	WRITE_ONCE(t->state, GPU_AES_TAG_RESERVED);
 	gpu_aes_queue_get(q);
 	return 0;
 
 no_space:
-	q->key_inflight[slot]--;
+	WRITE_ONCE(q->key_taken[slot], q->key_taken[slot] - 1);
 	return -EAGAIN;
 }
 
@@ -295,7 +317,8 @@ no_space:
  * as anyone can starve a thread (any user can, on a fully preemptible
  * kernel: a SCHED_IDLE submitter among its own busy loops), and every
  * request posted behind it was reserved after it, so the queue filled
- * while it sat there.  Lock held.
+ * while it sat there.  Both locks held, so no reaper frees space and no
+ * reservation takes it meanwhile.
  */
 static bool gpu_aes_queue_space_returns(const struct gpu_aes_queue *q)
 {
@@ -466,7 +489,7 @@ static void gpu_aes_queue_stall(struct gpu_aes_queue *q)
 	lockdep_assert_held(&q->lock);
 	if (!q->stalled)
 		q->stalled_at = ktime_get_boottime_ns();
-	q->stalled = true;
+	WRITE_ONCE(q->stalled, true);
 }
 
 /*
@@ -497,7 +520,9 @@ static void gpu_aes_queue_expire_backlogged(struct gpu_aes_queue *q,
  * completions will let in.  One past its deadline goes there too, however
  * much room there is: an admitted request keeps the deadline it got when
  * it was backlogged, and it would be replayed as soon as it was posted.
- * Lock held, attached.
+ * Lock held, attached; takes sq_lock to reserve, only when there is a
+ * backlog, so a reap of a queue without one stays off the submitters'
+ * lock.
  */
 static void gpu_aes_queue_admit(struct gpu_aes_queue *q,
 				struct list_head *admitted,
@@ -507,6 +532,9 @@ static void gpu_aes_queue_admit(struct gpu_aes_queue *q,
 	int err;
 
 	lockdep_assert_held(&q->lock);
+	if (list_empty(&q->backlog))
+		return;
+	spin_lock(&q->sq_lock);
 	list_for_each_entry_safe(job, tmp, &q->backlog, node) {
 		if (time_after_eq(jiffies, job->deadline)) {
 			gpu_aes_queue_expire_backlogged(q, job, cpu);
@@ -514,7 +542,8 @@ static void gpu_aes_queue_admit(struct gpu_aes_queue *q,
 		}
 		err = gpu_aes_queue_reserve(q, job);
 		if (!err) {
-			q->tags[job->tag].state = GPU_AES_TAG_ADMITTED;
+			WRITE_ONCE(q->tags[job->tag].state,
+				   GPU_AES_TAG_ADMITTED);
 			list_move_tail(&job->node, admitted);
 			q->nr_backlog--;
 		} else if (err == -ENOKEY || !gpu_aes_queue_space_returns(q)) {
@@ -524,6 +553,7 @@ static void gpu_aes_queue_admit(struct gpu_aes_queue *q,
 			break;
 		}
 	}
+	spin_unlock(&q->sq_lock);
 }
 
 /*
@@ -585,6 +615,58 @@ static void gpu_aes_queue_unlock_post_admitted(struct gpu_aes_queue *q,
 	gpu_aes_ring_finish_cpu(&lost);
 }
 
+/*
+ * A reservation found the queue full, or a backlog ahead of it: decide,
+ * with both locks held so no reaper frees space between the look and the
+ * choice (and a reaper that freed some has admitted from the backlog
+ * first), whether the request waits in the backlog (the space comes back
+ * by itself, and the reaper that frees it admits the request) or runs on
+ * the CPU now.  Returns -EINPROGRESS if there is room after all
+ * (reserved), -EBUSY (backlogged) or GPU_AES_RING_FALLBACK with *@why.
+ */
+static int gpu_aes_queue_full(struct gpu_aes_queue *q, struct gpu_aes_job *job,
+			      enum gpu_aes_fallback_reason *why)
+{
+	int ret, err;
+
+	spin_lock_bh(&q->lock);
+	spin_lock(&q->sq_lock);
+	if (!q->attached) {
+		*why = GPU_AES_FB_NO_HELPER;
+		ret = GPU_AES_RING_FALLBACK;
+		goto out;
+	}
+	/*
+	 * Backlogged requests are admitted by the reapers that free space
+	 * and by the deadline scan, never here: see
+	 * gpu_aes_queue_unlock_post_admitted().
+	 */
+	err = gpu_aes_queue_reserve(q, job);
+	if (!err) {
+		ret = -EINPROGRESS;
+	} else if (err == -ENOKEY) {
+		*why = GPU_AES_FB_NO_KEY;
+		ret = GPU_AES_RING_FALLBACK;
+	} else if (gpu_aes_queue_space_returns(q)) {
+		job->queue = q->id;
+		job->backlogged = true;
+		/* The caller hears -EBUSY now: its wait starts now. */
+		job->deadline = jiffies + gpu_aes_timeout_jiffies();
+		list_add_tail(&job->node, &q->backlog);
+		q->nr_backlog++;
+		gpu_aes_stat_inc(GPU_AES_STAT_BACKLOGGED);
+		gpu_aes_queue_arm_timeout(q, job->deadline);
+		ret = -EBUSY;
+	} else {
+		*why = GPU_AES_FB_FULL;
+		ret = GPU_AES_RING_FALLBACK;
+	}
+out:
+	spin_unlock(&q->sq_lock);
+	spin_unlock_bh(&q->lock);
+	return ret;
+}
+
 int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 			enum gpu_aes_fallback_reason *why)
 {
@@ -593,7 +675,8 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 	unsigned long deadline = 0;
 	int ret, err;
 
-	spin_lock_bh(&q->lock);
+	/* The submitting side's lock only: reapers hold the other. */
+	spin_lock_bh(&q->sq_lock);
 	if (!q->attached) {
 		*why = GPU_AES_FB_NO_HELPER;
 		ret = GPU_AES_RING_FALLBACK;
@@ -603,37 +686,34 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 	} else if (gpu_aes_job_span(job) > ring->queue_data_size / 4) {
 		*why = GPU_AES_FB_LARGE;
 		ret = GPU_AES_RING_FALLBACK;
-	} else if (q->stalled) {
+	} else if (READ_ONCE(q->stalled)) {
+		/* The completing side's flag: a request either way is fine. */
 		*why = GPU_AES_FB_STALLED;
 		ret = GPU_AES_RING_FALLBACK;
-	} else {
+	} else if (q->nr_backlog) {
 		/*
-		 * Backlogged requests are admitted by the reapers that free
-		 * space and by the deadline scan, never here: see
-		 * gpu_aes_queue_unlock_post_admitted().
+		 * Space a reaper frees is the backlog's: it admits before it
+		 * drops its lock, and we must not take the space between its
+		 * release and its admission.  Backlogs grow only under both
+		 * locks (gpu_aes_queue_full()), so an empty one read here
+		 * stays empty while we reserve.
 		 */
+		ret = -ENOSPC;
+	} else {
 		err = gpu_aes_queue_reserve(q, job);
 		if (!err) {
 			ret = -EINPROGRESS;
 		} else if (err == -ENOKEY) {
 			*why = GPU_AES_FB_NO_KEY;
 			ret = GPU_AES_RING_FALLBACK;
-		} else if (gpu_aes_queue_space_returns(q)) {
-			job->queue = q->id;
-			job->backlogged = true;
-			/* The caller hears -EBUSY now: its wait starts now. */
-			job->deadline = jiffies + gpu_aes_timeout_jiffies();
-			list_add_tail(&job->node, &q->backlog);
-			q->nr_backlog++;
-			gpu_aes_stat_inc(GPU_AES_STAT_BACKLOGGED);
-			gpu_aes_queue_arm_timeout(q, job->deadline);
-			ret = -EBUSY;
 		} else {
-			*why = GPU_AES_FB_FULL;
-			ret = GPU_AES_RING_FALLBACK;
+			ret = -ENOSPC;
 		}
 	}
-	spin_unlock_bh(&q->lock);
+	spin_unlock_bh(&q->sq_lock);
+	/* Full, or behind a backlog: decided under both locks. */
+	if (ret == -ENOSPC)
+		ret = gpu_aes_queue_full(q, job, why);
 	if (ret != -EINPROGRESS)
 		return ret;
 
@@ -704,14 +784,14 @@ static int gpu_aes_queue_claim_one(struct gpu_aes_queue *q,
 	 */
 	state = smp_load_acquire(&t->state);
 	if (state == GPU_AES_TAG_TIMED_OUT) {
-		q->stalled = false;
+		WRITE_ONCE(q->stalled, false);
 		gpu_aes_stat_inc(GPU_AES_STAT_LATE_COMPLETIONS);
 		gpu_aes_tag_release(q, t);
 		return 0;
 	}
 	if (state != GPU_AES_TAG_IN_FLIGHT)
 		goto reject;
-	q->stalled = false;
+	WRITE_ONCE(q->stalled, false);
 	t->state = GPU_AES_TAG_COMPLETING;
 	WRITE_ONCE(q->retired, q->retired + 1);
 	job = t->job;
@@ -898,7 +978,7 @@ static void gpu_aes_queue_timeout_fn(struct work_struct *work)
 	LIST_HEAD(admitted);
 	LIST_HEAD(expired);
 	struct gpu_aes_tag *t;
-	u32 i;
+	u32 i, head;
 
 	mutex_lock(&q->scan_mutex);
 	spin_lock_bh(&q->lock);
@@ -914,9 +994,13 @@ static void gpu_aes_queue_timeout_fn(struct work_struct *work)
 	/*
 	 * Only IN_FLIGHT tags have deadlines (RESERVED and ADMITTED ones are
 	 * still being copied in).  Every tag is looked at: posters move tags
-	 * to IN_FLIGHT without our lock, so no count read here bounds them.
+	 * to IN_FLIGHT without our lock, so no count read here bounds them;
+	 * one whose reservation we do not see yet is posted after the barrier
+	 * above (its head was written before its state), so its poster sees
+	 * us unarmed and arms us.
 	 */
-	for (i = q->tag_tail; i != q->tag_head; i++) {
+	head = READ_ONCE(q->tag_head);
+	for (i = q->tag_tail; i != head; i++) {
 		t = &q->tags[i & (q->ring->queue_entries - 1)];
 		/* Acquire: the deadline was written before (the poster's). */
 		if (smp_load_acquire(&t->state) != GPU_AES_TAG_IN_FLIGHT)
@@ -965,7 +1049,8 @@ out:
 /* Per-queue tables, allocated before anything is attached. */
 struct gpu_aes_queue_tables {
 	struct gpu_aes_tag *tags;
-	u16 *key_inflight;
+	u16 *key_taken;
+	u16 *key_returned;
 };
 
 int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
@@ -995,10 +1080,13 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	for (i = 0; i < g.nr_queues; i++) {
 		qt[i].tags = kvcalloc(g.queue_entries, sizeof(*qt[i].tags),
 				      GFP_KERNEL);
-		qt[i].key_inflight = kvcalloc(g.nr_keys,
-					      sizeof(*qt[i].key_inflight),
+		/* Apart: each half is written by one side of the queue. */
+		qt[i].key_taken = kvcalloc(g.nr_keys, sizeof(*qt[i].key_taken),
+					   GFP_KERNEL);
+		qt[i].key_returned = kvcalloc(g.nr_keys,
+					      sizeof(*qt[i].key_returned),
 					      GFP_KERNEL);
-		if (!qt[i].tags || !qt[i].key_inflight)
+		if (!qt[i].tags || !qt[i].key_taken || !qt[i].key_returned)
 			goto err;
 		/* seq's low byte is the queue's number. */
 		for (j = 0; j < g.queue_entries; j++)
@@ -1048,17 +1136,18 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 		q->data_base = i * g.queue_data_size;
 		q->data = ring->data + q->data_base;
 		q->tags = qt[i].tags;
-		q->key_inflight = qt[i].key_inflight;
+		q->key_returned = qt[i].key_returned;
 		q->cq_head = 0;
-		q->tag_head = 0;
 		q->tag_tail = 0;
-		q->data_head = 0;
 		q->data_tail = 0;
-		q->stalled = false;
+		WRITE_ONCE(q->stalled, false);
 		q->stalled_at = 0;
 		/* A scan cancelled by the last detach is not queued any more. */
 		WRITE_ONCE(q->scan_armed, false);
 		spin_lock(&q->sq_lock);
+		q->key_taken = qt[i].key_taken;
+		q->tag_head = 0;
+		q->data_head = 0;
 		q->sq_tail = 0;
 		WRITE_ONCE(q->posted, 0);
 		WRITE_ONCE(q->retired, 0);
@@ -1076,7 +1165,8 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 err:
 	for (i = 0; qt && i < g.nr_queues; i++) {
 		kvfree(qt[i].tags);
-		kvfree(qt[i].key_inflight);
+		kvfree(qt[i].key_taken);
+		kvfree(qt[i].key_returned);
 	}
 	kfree(qt);
 	kvfree(key_map);
@@ -1091,7 +1181,12 @@ static void gpu_aes_queue_take(struct gpu_aes_queue *q, struct list_head *redo)
 	struct gpu_aes_tag *t;
 	u32 i;
 
+	/*
+	 * No reserver or poster is left: each held a reference, users is
+	 * zero, and none starts on a detached queue.
+	 */
 	spin_lock_bh(&q->lock);
+	spin_lock(&q->sq_lock);
 	for (i = q->tag_tail; i != q->tag_head; i++) {
 		t = &q->tags[i & (q->ring->queue_entries - 1)];
 		if (t->state == GPU_AES_TAG_IN_FLIGHT)
@@ -1099,29 +1194,34 @@ static void gpu_aes_queue_take(struct gpu_aes_queue *q, struct list_head *redo)
 	}
 	list_splice_tail_init(&q->backlog, redo);
 	q->nr_backlog = 0;
-	/* No poster is left: each held a reference, and users is zero. */
-	WRITE_ONCE(q->retired, READ_ONCE(q->posted));
+	WRITE_ONCE(q->retired, q->posted);
+	spin_unlock(&q->sq_lock);
 	spin_unlock_bh(&q->lock);
 }
 
 /* Nobody uses a detached queue's tables any more (users is zero). */
 static void gpu_aes_queue_free(struct gpu_aes_queue *q)
 {
+	u16 *key_taken, *key_returned;
 	struct gpu_aes_tag *tags;
-	u16 *key_inflight;
 
 	spin_lock_bh(&q->lock);
+	spin_lock(&q->sq_lock);
 	tags = q->tags;
-	key_inflight = q->key_inflight;
+	key_taken = q->key_taken;
+	key_returned = q->key_returned;
 	q->tags = NULL;
-	q->key_inflight = NULL;
+	q->key_taken = NULL;
+	q->key_returned = NULL;
 	q->qhdr = NULL;
 	q->sq = NULL;
 	q->cq = NULL;
 	q->data = NULL;
+	spin_unlock(&q->sq_lock);
 	spin_unlock_bh(&q->lock);
 	kvfree(tags);
-	kvfree(key_inflight);
+	kvfree(key_taken);
+	kvfree(key_returned);
 }
 
 void gpu_aes_ring_detach(struct gpu_aes_ring *ring)
@@ -1215,7 +1315,7 @@ static void gpu_aes_queue_status(struct gpu_aes_queue *q,
 		return;
 	qs->in_flight = gpu_aes_queue_in_flight(q);
 	qs->backlog = q->nr_backlog;
-	qs->data_used = q->data_head - q->data_tail;
+	qs->data_used = READ_ONCE(q->data_head) - q->data_tail;
 	qs->stalled = q->stalled;
 	qs->stalled_at = q->stalled ? q->stalled_at : 0;
 }

@@ -17,19 +17,24 @@
  * no common cache line; the only shared state is the key table, whose
  * lock a request takes only when its tfm needs a slot (keys.c).
  *
- * Locking, per queue: @lock (a BH-safe spinlock) protects the queue's
- * state, so submission works from softirq, and @sq_lock the submission
- * queue's tail.  Both are held only for bookkeeping: the bytes are copied
- * in (by a submitter holding a RESERVED tag) and out (by a reaper holding
- * COMPLETING tags) without them.  A submitter takes @lock to reserve and
- * @sq_lock to post, so posting, the longer of its two steps (the sqe, the
- * tail the helper reads, the helper's flags), never waits for a reaper,
- * which takes only @lock.  Whoever copies holds a reference in the queue's
- * @users, taken under @lock while the queue is attached; detach waits for
- * every queue's count to drop to zero before the tag tables and region go
- * away.  A request belongs to whoever moves its tag out of IN_FLIGHT under
- * @lock, so it is completed exactly once; posting moves it in under
- * @sq_lock alone, before the sqe that names it is published.
+ * Locking, per queue: two BH-safe spinlocks (submission works from
+ * softirq), one per side of the queue, so a submitter never waits for a
+ * reaper.  @sq_lock is the submitting side's: reserving a tag, its data
+ * space and its key slot at the heads of the queue's rings, and posting
+ * it.  @lock is the completing side's: claiming completions, releasing
+ * tags at the tails, the deadline scan and the backlog.  Each side reads
+ * the other's indices without its lock (a tail released with release
+ * semantics, a tag's state with acquire); a submitter that finds the queue
+ * full takes both (@lock first) to decide between the backlog and the CPU,
+ * so no reaper frees space between its look and its choice.  Both are
+ * held only for bookkeeping: the bytes are copied in (by a submitter
+ * holding a RESERVED tag) and out (by a reaper holding COMPLETING tags)
+ * without them.  Whoever copies holds a reference in the queue's @users,
+ * taken under @sq_lock while the queue is attached; detach (under both
+ * locks) waits for every queue's count to drop to zero before the tag
+ * tables and region go away.  A request belongs to whoever moves its tag
+ * out of IN_FLIGHT under @lock, so it is completed exactly once; posting
+ * moves it in under @sq_lock, before the sqe that names it is published.
  */
 #ifndef GPU_AES_RING_H
 #define GPU_AES_RING_H
@@ -112,15 +117,15 @@ struct gpu_aes_tag {
 
 /**
  * struct gpu_aes_queue - one queue: what a CPU's requests touch.
- * @lock: protects everything from @attached to @nr_backlog, but a tag's
- *	move from RESERVED or ADMITTED to IN_FLIGHT (@sq_lock's).
+ * @lock: the completing side: from @stalled to @nr_backlog, and a tag
+ *	from IN_FLIGHT on.
  * @ring: the ring it belongs to.
  * @id: its index.
  * @users: submitters and reapers working on the region outside @lock.
  * @scan_mutex: held by the deadline scan; KUnit holds it to keep requests
  *	from expiring while a test submits.
  * @timeout_work: the queue's deadline scan.
- * @attached: a region is attached.
+ * @attached: a region is attached (written under both locks).
  * @stalled: a request on this queue timed out (on the ring or in the
  *	backlog) and the helper has not completed anything on it since.  New
  *	requests then go to the CPU at once and the backlog is flushed to
@@ -137,24 +142,27 @@ struct gpu_aes_tag {
  * @data: its slice of the data area.
  * @data_base: the slice's offset in the data area.
  * @tags: queue_entries tags, used round robin.
- * @key_inflight: per key slot, reserved or posted requests of this queue
- *	naming it whose tag was not yet released (a timed-out one counts
- *	until the helper answers it); keys.c never takes over a slot that
- *	any queue counts.
+ * @key_returned: per key slot, requests of this queue naming it whose tag
+ *	was released (free running; @key_taken's other half).
  * @cq_head: kernel's copy of the CQ head.
- * @tag_head: next tag to allocate (free running).
- * @tag_tail: oldest tag not yet freed (free running).
- * @data_head: byte-ring allocation position in the slice (free running).
- * @data_tail: byte-ring release position (free running).
+ * @tag_tail: oldest tag not yet freed (free running; written with
+ *	release, read by reservers with acquire).
+ * @data_tail: byte-ring release position (free running; likewise).
  * @retired: tags that left IN_FLIGHT (completed, timed out, or taken by
  *	detach), free running: gpu_aes_queue_in_flight().
  * @backlog: MAY_BACKLOG requests waiting for space, oldest first.
  * @nr_backlog: their number (a status read must not walk the list under
  *	the lock that submitters take).
- * @sq_lock: serialises posting: the sqes, @sq_tail, @posted, and tags'
- *	moves to IN_FLIGHT.  Taken inside @lock where both are held
- *	(attach, detach), on its own cache line, so a reaper's @lock and
- *	a submitter's posting do not share one.
+ * @sq_lock: the submitting side: everything after it, and a tag from
+ *	reservation to IN_FLIGHT.  Taken inside @lock where both are held,
+ *	on its own cache line, so the two sides write no common line.
+ * @tag_head: next tag to allocate (free running).
+ * @data_head: byte-ring allocation position in the slice (free running).
+ * @key_taken: per key slot, requests of this queue that named it at
+ *	reservation (free running).  Less @key_returned: the requests
+ *	reserved or posted naming it whose tag is not yet released (a
+ *	timed-out one counts until the helper answers it); keys.c never
+ *	takes over a slot that any queue counts (gpu_aes_queue_key_users()).
  * @sq_tail: kernel's copy of the SQ tail (the header's is only written).
  * @posted: tags moved to IN_FLIGHT, free running.
  */
@@ -177,17 +185,18 @@ struct gpu_aes_queue {
 	u8 *data;
 	u64 data_base;
 	struct gpu_aes_tag *tags;
-	u16 *key_inflight;
+	u16 *key_returned;
 	u32 cq_head;
-	u32 tag_head;
 	u32 tag_tail;
-	u64 data_head;
 	u64 data_tail;
 	u32 retired;
 	struct list_head backlog;
 	u32 nr_backlog;
 
 	spinlock_t sq_lock ____cacheline_aligned_in_smp;
+	u32 tag_head;
+	u64 data_head;
+	u16 *key_taken;
 	u32 sq_tail;
 	u32 posted;
 } ____cacheline_aligned_in_smp;
@@ -207,6 +216,26 @@ static inline u32 gpu_aes_queue_in_flight(const struct gpu_aes_queue *q)
 	u32 retired = smp_load_acquire(&q->retired);
 
 	return READ_ONCE(q->posted) - retired;
+}
+
+/**
+ * gpu_aes_queue_key_users() - requests of a queue naming a key slot.
+ * @q: the queue.
+ * @s: the slot.
+ *
+ * Needs no lock, as gpu_aes_queue_in_flight(): a request is returned only
+ * after it was taken, and @key_returned is read first, so the figure is
+ * never below the truth at the moment @key_taken is read.
+ *
+ * Return: the number.
+ */
+static inline u16 gpu_aes_queue_key_users(const struct gpu_aes_queue *q,
+					  u16 s)
+{
+	/* Acquire: @key_taken read after, so never below @key_returned. */
+	u16 returned = smp_load_acquire(&q->key_returned[s]);
+
+	return READ_ONCE(q->key_taken[s]) - returned;
 }
 
 /**
