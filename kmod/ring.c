@@ -791,7 +791,9 @@ static int gpu_aes_queue_claim_one(struct gpu_aes_queue *q,
 	}
 	if (state != GPU_AES_TAG_IN_FLIGHT)
 		goto reject;
-	WRITE_ONCE(q->stalled, false);
+	/* Written only to change: submitters read its line every request. */
+	if (q->stalled)
+		WRITE_ONCE(q->stalled, false);
 	t->state = GPU_AES_TAG_COMPLETING;
 	WRITE_ONCE(q->retired, q->retired + 1);
 	job = t->job;

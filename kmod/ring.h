@@ -117,11 +117,8 @@ struct gpu_aes_tag {
 
 /**
  * struct gpu_aes_queue - one queue: what a CPU's requests touch.
- * @lock: the completing side: from @stalled to @nr_backlog, and a tag
- *	from IN_FLIGHT on.
  * @ring: the ring it belongs to.
  * @id: its index.
- * @users: submitters and reapers working on the region outside @lock.
  * @scan_mutex: held by the deadline scan; KUnit holds it to keep requests
  *	from expiring while a test submits.
  * @timeout_work: the queue's deadline scan.
@@ -142,6 +139,13 @@ struct gpu_aes_tag {
  * @data: its slice of the data area.
  * @data_base: the slice's offset in the data area.
  * @tags: queue_entries tags, used round robin.
+ * @nr_backlog: requests in @backlog (written under @lock; read by
+ *	submitters, whom a backlog sends to gpu_aes_queue_full(), and by
+ *	status reads, which must not walk the list under a lock submitters
+ *	take).
+ * @lock: the completing side: the fields after it up to @sq_lock,
+ *	@stalled, @stalled_at, @scan_armed, @scan_at, @nr_backlog, and a
+ *	tag from IN_FLIGHT on.
  * @key_returned: per key slot, requests of this queue naming it whose tag
  *	was released (free running; @key_taken's other half).
  * @cq_head: kernel's copy of the CQ head.
@@ -151,11 +155,14 @@ struct gpu_aes_tag {
  * @retired: tags that left IN_FLIGHT (completed, timed out, or taken by
  *	detach), free running: gpu_aes_queue_in_flight().
  * @backlog: MAY_BACKLOG requests waiting for space, oldest first.
- * @nr_backlog: their number (a status read must not walk the list under
- *	the lock that submitters take).
- * @sq_lock: the submitting side: everything after it, and a tag from
- *	reservation to IN_FLIGHT.  Taken inside @lock where both are held,
- *	on its own cache line, so the two sides write no common line.
+ * @sq_lock: the submitting side: the fields after it but @users, and a
+ *	tag from reservation to IN_FLIGHT.  Taken inside @lock where both
+ *	are held.  Each lock starts a cache line with its side's hot fields,
+ *	so the two sides write no common line and the read-mostly fields
+ *	above share none with either.
+ * @users: submitters and reapers working on the region outside the locks
+ *	(on the submitting side's line: a submitter counts twice per
+ *	request, a reaper once per batch).
  * @tag_head: next tag to allocate (free running).
  * @data_head: byte-ring allocation position in the slice (free running).
  * @key_taken: per key slot, requests of this queue that named it at
@@ -167,16 +174,17 @@ struct gpu_aes_tag {
  * @posted: tags moved to IN_FLIGHT, free running.
  */
 struct gpu_aes_queue {
-	spinlock_t lock;		/* the state from @attached on */
+	/*
+	 * Read by both sides on every request, written rarely (attach,
+	 * detach, a stall, a backlog, arming the scan): no line a lock or
+	 * a per-request count lives on, so reading them costs no miss.
+	 */
 	struct gpu_aes_ring *ring;
 	u32 id;
-	atomic_t users;
-	struct mutex scan_mutex;	/* the deadline scan */
-	struct delayed_work timeout_work;
-
 	bool attached;
 	bool stalled;
 	bool scan_armed;
+	u32 nr_backlog;
 	unsigned long scan_at;
 	u64 stalled_at;
 	struct gpu_aes_queue_hdr *qhdr;
@@ -185,15 +193,21 @@ struct gpu_aes_queue {
 	u8 *data;
 	u64 data_base;
 	struct gpu_aes_tag *tags;
+	struct mutex scan_mutex;	/* the deadline scan */
+	struct delayed_work timeout_work;
+
+	/* The completing side. */
+	spinlock_t lock ____cacheline_aligned_in_smp;
 	u16 *key_returned;
 	u32 cq_head;
 	u32 tag_tail;
 	u64 data_tail;
 	u32 retired;
 	struct list_head backlog;
-	u32 nr_backlog;
 
+	/* The submitting side. */
 	spinlock_t sq_lock ____cacheline_aligned_in_smp;
+	atomic_t users;
 	u32 tag_head;
 	u64 data_head;
 	u16 *key_taken;

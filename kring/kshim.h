@@ -143,10 +143,22 @@ static inline void memzero_explicit(void *p, size_t n)
 long kshim_page_size(void);
 #define PAGE_SIZE	((unsigned long)kshim_page_size())
 
+/*
+ * Cache-line aligned, as the kernel's slabs place a ____cacheline_aligned
+ * object: calloc() returns large blocks 16 bytes into a page, which would
+ * put every line of an array of such objects across two of them.
+ */
 static inline void *kcalloc(size_t n, size_t size, gfp_t gfp)
 {
+	size_t bytes = n * size;
+	void *p;
+
 	(void)gfp;
-	return calloc(n, size);
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	if (posix_memalign(&p, 64, bytes > 0 ? bytes : 1))
+		return NULL;
+	return memset(p, 0, bytes);
 }
 
 #define kvcalloc	kcalloc
