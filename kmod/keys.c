@@ -49,13 +49,25 @@ int gpu_aes_key_set(struct gpu_aes_ring *ring, struct gpu_aes_tfm_key *k,
 	return 0;
 }
 
-/* Requests of every queue naming slot @s.  No queue lock: see the top. */
+/*
+ * Requests of every queue naming slot @s.  No queue lock: see the top.  A
+ * queue's count is taken less returned, each written by one side of the
+ * queue (ring.h); returned is read first and a request is returned only
+ * after it was taken, so no queue's figure is ever below the truth at the
+ * moment its taken count is read.
+ */
 static u32 gpu_aes_key_users(struct gpu_aes_ring *ring, u32 s)
 {
 	u32 n = ring->nr_queues, i, users = 0;
+	const struct gpu_aes_queue *q;
+	u16 returned;
 
-	for (i = 0; i < n; i++)
-		users += gpu_aes_queue_key_users(&ring->queues[i], s);
+	for (i = 0; i < n; i++) {
+		q = &ring->queues[i];
+		/* Acquire: pairs with gpu_aes_tag_release()'s release. */
+		returned = smp_load_acquire(&q->key_returned[s]);
+		users += (u16)(READ_ONCE(q->key_taken[s]) - returned);
+	}
 	return users;
 }
 

@@ -199,7 +199,7 @@ static void gpu_aes_tag_release(struct gpu_aes_queue *q,
 
 	t->state = GPU_AES_TAG_RELEASED;
 	t->job = NULL;
-	/* Pairs with gpu_aes_queue_key_users()' acquire. */
+	/* Pairs with gpu_aes_key_users()' acquire (keys.c). */
 	smp_store_release(&q->key_returned[t->key_slot],
 			  q->key_returned[t->key_slot] + 1);
 	/*

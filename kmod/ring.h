@@ -169,7 +169,7 @@ struct gpu_aes_tag {
  *	reservation (free running).  Less @key_returned: the requests
  *	reserved or posted naming it whose tag is not yet released (a
  *	timed-out one counts until the helper answers it); keys.c never
- *	takes over a slot that any queue counts (gpu_aes_queue_key_users()).
+ *	takes over a slot that any queue counts (gpu_aes_key_users()).
  * @sq_tail: kernel's copy of the SQ tail (the header's is only written).
  * @posted: tags moved to IN_FLIGHT, free running.
  */
@@ -230,26 +230,6 @@ static inline u32 gpu_aes_queue_in_flight(const struct gpu_aes_queue *q)
 	u32 retired = smp_load_acquire(&q->retired);
 
 	return READ_ONCE(q->posted) - retired;
-}
-
-/**
- * gpu_aes_queue_key_users() - requests of a queue naming a key slot.
- * @q: the queue.
- * @s: the slot.
- *
- * Needs no lock, as gpu_aes_queue_in_flight(): a request is returned only
- * after it was taken, and @key_returned is read first, so the figure is
- * never below the truth at the moment @key_taken is read.
- *
- * Return: the number.
- */
-static inline u16 gpu_aes_queue_key_users(const struct gpu_aes_queue *q,
-					  u16 s)
-{
-	/* Acquire: @key_taken read after, so never below @key_returned. */
-	u16 returned = smp_load_acquire(&q->key_returned[s]);
-
-	return READ_ONCE(q->key_taken[s]) - returned;
 }
 
 /**
