@@ -690,7 +690,7 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 		/* The completing side's flag: a request either way is fine. */
 		*why = GPU_AES_FB_STALLED;
 		ret = GPU_AES_RING_FALLBACK;
-	} else if (q->nr_backlog) {
+	} else if (READ_ONCE(q->nr_backlog)) {
 		/*
 		 * Space a reaper frees is the backlog's: it admits before it
 		 * drops its lock, and we must not take the space between its
@@ -776,7 +776,8 @@ static int gpu_aes_queue_claim_one(struct gpu_aes_queue *q,
 	if (tag >= q->ring->queue_entries)
 		goto reject;
 	t = &q->tags[tag];
-	if (t->seq != seq || !gpu_aes_status_valid(t, status))
+	/* Written by reservers without our lock (a hostile helper's guess). */
+	if (READ_ONCE(t->seq) != seq || !gpu_aes_status_valid(t, status))
 		goto reject;
 	/*
 	 * Acquire: pairs with the poster's release, whose job this completes
