@@ -26,7 +26,9 @@
  *               >= 0     number of completions accepted.
  *               Several threads may call it at once; they share the work.
  *   other       -ENOTTY
- *   poll()      EPOLLIN while some queue's sq_head != sq_tail.
+ *   poll()      EPOLLIN while some queue's sq_head != sq_tail.  Each
+ *               call re-arms the wake-up: a submission wakes the helper
+ *               once per poll() that found nothing.
  *
  * Release detaches: every request still on the ring or in the backlog is
  * recomputed on the CPU and completed before the pages are unpinned.

@@ -433,8 +433,18 @@ static void gpu_aes_queue_arm_posted(struct gpu_aes_queue *q,
 	spin_unlock_bh(&q->lock);
 }
 
+/*
+ * Once per sleep of the helper.  While it wakes up, every post on every
+ * CPU sees NEED_WAKEUP still set; each waking it again would take the
+ * wait queue's lock for nothing.  The flag is re-armed by the poll()
+ * handler before it looks for work, so a post it does not find rings.
+ */
 static void gpu_aes_ring_wake(struct gpu_aes_ring *ring)
 {
+	if (atomic_read(&ring->doorbell_rung) ||
+	    atomic_xchg(&ring->doorbell_rung, 1))
+		return;
+	gpu_aes_stat_inc(GPU_AES_STAT_HELPER_WAKEUPS);
 	wake_up_interruptible(&ring->wq);
 	gpu_aes_ring_test_kick(ring);
 }
@@ -1121,6 +1131,8 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	/* A new helper: its own figures, when it publishes them. */
 	ring->helper_ns_per_kib = 0;
 	ring->helper_mib_per_s = 0;
+	/* Nobody has woken it: its first sleep must be rung. */
+	atomic_set(&ring->doorbell_rung, 0);
 	ring->algs = hdr->algs;
 	ring->helper_pid = task_tgid_nr(current);
 	ring->attached_at = ktime_get_boottime_ns();
@@ -1299,6 +1311,11 @@ bool gpu_aes_ring_pending(struct gpu_aes_ring *ring)
 	struct gpu_aes_queue *q;
 	bool pending = false;
 
+	/*
+	 * Before the look: a post whose wake saw the doorbell rung came
+	 * before this under its queue's sq_lock, and the look finds it.
+	 */
+	atomic_set(&ring->doorbell_rung, 0);
 	for (i = 0; i < n && !pending; i++) {
 		q = &ring->queues[i];
 		spin_lock_bh(&q->sq_lock);

@@ -252,6 +252,9 @@ struct gpu_aes_ring_observer {
  * @observer: told of attaches and completion costs (may be NULL).
  * @setup_mutex: serialises attach and detach.
  * @wq: the helper's poll() waits here.
+ * @doorbell_rung: @wq was woken since the helper's poll() last looked for
+ *	work (gpu_aes_ring_pending()): the helper is awake or waking, so
+ *	a post that sees NEED_WAKEUP need not wake it again.
  * @key_lock: protects the key table state from @key_map on, and binding
  *	a tfm key to a slot (keys.c); taken inside a queue's lock.
  * @queues: @max_queues queues, initialised once; the first @nr_queues
@@ -324,6 +327,8 @@ struct gpu_aes_ring {
 	void (*mid_copy)(struct gpu_aes_ring *ring, bool out);
 	int test_queue;
 #endif
+	/* Written once per sleep of the helper, read on every wake. */
+	atomic_t doorbell_rung ____cacheline_aligned_in_smp;
 };
 
 /**
@@ -539,6 +544,10 @@ int gpu_aes_ring_reap(struct gpu_aes_ring *ring, u32 qid);
 /**
  * gpu_aes_ring_pending() - does the helper have submissions to read?
  * @ring: the ring.
+ *
+ * The helper's poll() handler: called after the helper is on @ring->wq
+ * and before it sleeps, it re-arms the doorbell (@ring->doorbell_rung),
+ * so a submission it does not see here wakes it.
  *
  * Return: true if attached and some queue's sq_head differs from its
  * sq_tail.

@@ -45,6 +45,7 @@ const char *gpu_aes_stat_names[GPU_AES_NR_STATS] = {
 	[GPU_AES_STAT_POLICY_RING_LOAD] = "policy_ring_load",
 	[GPU_AES_STAT_POLICY_RING_FORCED] = "policy_ring_forced",
 	[GPU_AES_STAT_POLICY_RING_EXPLORE] = "policy_ring_explore",
+	[GPU_AES_STAT_HELPER_WAKEUPS] = "helper_wakeups",
 };
 
 static char gpu_aes_ring_alg_names[GPU_AES_NR_ALGS][32];

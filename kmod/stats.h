@@ -72,6 +72,8 @@
  * @GPU_AES_STAT_POLICY_RING_FORCED: ... because dispatch=ring.
  * @GPU_AES_STAT_POLICY_RING_EXPLORE: ... to keep the ring's cost estimate
  *	current while auto prefers the CPU.
+ * @GPU_AES_STAT_HELPER_WAKEUPS: times a submission woke the sleeping
+ *	helper (at most once per sleep, however many posts saw it asleep).
  * @GPU_AES_NR_STATS: number of counters.
  */
 enum gpu_aes_stat {
@@ -109,6 +111,7 @@ enum gpu_aes_stat {
 	GPU_AES_STAT_POLICY_RING_LOAD,
 	GPU_AES_STAT_POLICY_RING_FORCED,
 	GPU_AES_STAT_POLICY_RING_EXPLORE,
+	GPU_AES_STAT_HELPER_WAKEUPS,
 	GPU_AES_NR_STATS
 };
 

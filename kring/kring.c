@@ -214,6 +214,11 @@ int kring_pending(void)
 	return gpu_aes_ring_pending(&gpu_aes_ring);
 }
 
+int kring_doorbell_armed(void)
+{
+	return !atomic_read(&gpu_aes_ring.doorbell_rung);
+}
+
 unsigned int kring_nr_stats(void)
 {
 	return GPU_AES_NR_STATS;

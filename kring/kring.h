@@ -71,8 +71,13 @@ int kring_attach(void *base, const struct gpu_aes_setup *s);
 void kring_detach(void);
 /* GPU_AES_IOC_COMPLETE(@qid): accepted completions, or -errno. */
 int kring_reap(uint32_t qid);
-/* poll()'s answer: some queue has submissions the helper has not taken. */
+/*
+ * poll()'s answer: some queue has submissions the helper has not taken.
+ * Called before each sleep: it re-arms the once-per-sleep doorbell.
+ */
 int kring_pending(void);
+/* Whether the next post that sees NEED_WAKEUP wakes the helper. */
+int kring_doorbell_armed(void);
 
 /* A counter by its sysfs name (kmod/stats.c), summed over CPUs; -1: none. */
 int64_t kring_stat(const char *name);

@@ -46,6 +46,13 @@ static int host_reap(void *arg, uint32_t qid)
 	return n < 0 && n != -ENXIO ? n : 0;
 }
 
+/* The helper's poll() entering the kernel's handler before it sleeps. */
+static int host_poll(void *arg)
+{
+	(void)arg;
+	return kring_pending();
+}
+
 /*
  * The helper's CPU for the cost it publishes: the process less the threads
  * that submit (kring_set_cpu()), as if the helper were a process apart.
@@ -118,6 +125,7 @@ int kring_host_start(const struct kring_host_config *cfg,
 	if (err)
 		goto fail;
 	h->doorbell = gpu_aes_transport_inproc_doorbell(h->t);
+	gpu_aes_transport_inproc_set_poll(h->t, host_poll);
 	kring_set_doorbell(host_doorbell, h);
 	err = kring_attach(h->region.base, &s);
 	if (err)

@@ -202,6 +202,12 @@ static inline void atomic_inc(atomic_t *a)
 }
 
 /* Fully ordered, as in the kernel. */
+static inline int atomic_xchg(atomic_t *a, int v)
+{
+	return __atomic_exchange_n(&a->counter, v, __ATOMIC_SEQ_CST);
+}
+
+/* Fully ordered, as in the kernel. */
 static inline bool atomic_dec_and_test(atomic_t *a)
 {
 	return __atomic_sub_fetch(&a->counter, 1, __ATOMIC_SEQ_CST) == 0;

@@ -170,7 +170,9 @@ struct gpu_aes_queue_hdr {
  * helper_flags: the helper is about to sleep in poll(); the kernel must
  * wake it for the next submission to this queue.  While clear, the kernel
  * posts entries without any wake-up, so a busy helper sees no syscall or
- * IPI per request.
+ * IPI per request.  It wakes a sleeping helper once: the next wake-up
+ * needs the helper's poll() to have looked for work again, as it does
+ * before every sleep.
  */
 #define GPU_AES_HELPER_NEED_WAKEUP	(1U << 0)
 

@@ -309,7 +309,7 @@ static void role_cpu(double ns[NR_ROLES])
 struct dq_snap {
 	uint64_t done, bytes, errors;
 	double t, cpu;
-	int64_t ring, fallback;
+	int64_t ring, fallback, wakeups;
 	struct gpu_aes_core_stats core;
 	double role_ns[NR_ROLES];
 };
@@ -328,6 +328,7 @@ static void dq_snap(struct kring_host *h, struct dq_thread *t,
 	s->cpu = bench_cpu_seconds();
 	s->ring = kring_stat("ring_requests");
 	s->fallback = kring_stat("fallback_requests");
+	s->wakeups = kring_stat("helper_wakeups");
 	kring_host_core_stats(h, &s->core);
 	role_cpu(s->role_ns);
 }
@@ -397,12 +398,13 @@ static int deep_queue(struct kring_host *h, const struct bench_opts *o,
 		r.cpu_s_per_gb = cpu / ((s1.bytes - s0.bytes) / 1e9);
 	}
 	snprintf(r.note, sizeof(r.note),
-		 "%u thr/queues, %.1f%% ring, %.0f req/batch, %llu sleeps",
+		 "%u thr/queues, %.1f%% ring, %.0f req/batch, %llu sleeps, %lld wakes",
 		 nthreads, done ? 100.0 * (double)(s1.ring - s0.ring) / done : 0,
 		 s1.core.batches > s0.core.batches ?
 			 (double)(s1.core.requests - s0.core.requests) /
 				 (s1.core.batches - s0.core.batches) : 0.0,
-		 (unsigned long long)(s1.core.sleeps - s0.core.sleeps));
+		 (unsigned long long)(s1.core.sleeps - s0.core.sleeps),
+		 (long long)(s1.wakeups - s0.wakeups));
 	bench_add(&r);
 	if (done) {
 		char sz[32] = "mixed";

@@ -63,5 +63,13 @@ int gpu_aes_transport_inproc_open(int (*reap)(void *arg, uint32_t qid),
 				  void *arg, struct gpu_aes_transport **out);
 /* The eventfd the producer writes to wake the core. */
 int gpu_aes_transport_inproc_doorbell(struct gpu_aes_transport *t);
+/*
+ * What the kernel's poll() handler does, for a producer that needs it
+ * (kring: gpu_aes_ring_pending(), which re-arms a doorbell rung once per
+ * sleep): wait calls it before it sleeps and does not sleep when it
+ * returns nonzero.
+ */
+void gpu_aes_transport_inproc_set_poll(struct gpu_aes_transport *t,
+				       int (*poll)(void *arg));
 
 #endif /* GPU_AES_HELPER_TRANSPORT_H */

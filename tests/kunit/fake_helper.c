@@ -262,7 +262,9 @@ static void fake_helper_work(struct work_struct *work)
 		fake_helper_set_flags(h, GPU_AES_HELPER_NEED_WAKEUP);
 		/* Pairs with the kernel's smp_mb() between tail and flags. */
 		smp_mb();
-		if (!fake_helper_any_pending(h))
+		/* What its poll() does before it sleeps: the handler's look. */
+		if (!fake_helper_any_pending(h) &&
+		    !gpu_aes_ring_pending(h->ring))
 			break;
 	}
 }

@@ -10,6 +10,7 @@
 
 #include "fake_helper.h"
 #include "ring.h"
+#include "stats.h"
 #include "test_util.h"
 
 #define NR	FAKE_HELPER_ENTRIES
@@ -221,14 +222,16 @@ static void gpu_aes_ring_oldest_holds_reuse(struct kunit *test)
 
 /*
  * io_uring's SQPOLL handshake: a helper that is busy (NEED_WAKEUP clear)
- * gets no wake-up per request; one about to sleep gets exactly one per
- * submission while the flag stays set.
+ * gets no wake-up per request; one about to sleep gets exactly one, however
+ * many submissions see the flag, until its poll() looks for work again
+ * (gpu_aes_ring_pending()): the next submission then wakes it.
  */
 static void gpu_aes_ring_need_wakeup(struct kunit *test)
 {
 	struct fake_helper *h = gt_ring_setup(test, NR);
 	struct gt_tfm *t = gt_tfm_new(test, true, 16);
-	struct gt_req *r[4];
+	s64 wakeups = gpu_aes_stat_read(GPU_AES_STAT_HELPER_WAKEUPS);
+	struct gt_req *r[6];
 	unsigned int i;
 
 	WRITE_ONCE(h->qhdr->helper_flags, 0);
@@ -238,14 +241,24 @@ static void gpu_aes_ring_need_wakeup(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->kicks), 0);
 	WRITE_ONCE(h->qhdr->helper_flags, GPU_AES_HELPER_NEED_WAKEUP);
+	KUNIT_EXPECT_TRUE(test, gpu_aes_ring_pending(h->ring));
 	for (i = 2; i < 4; i++) {
 		r[i] = gt_req_new(test, t, 1024, GT_BL);
 		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false), -EINPROGRESS);
 	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->kicks), 1);
+	/* Its poll() looks (and finds work): the doorbell is armed again. */
+	KUNIT_EXPECT_TRUE(test, gpu_aes_ring_pending(h->ring));
+	for (i = 4; i < 6; i++) {
+		r[i] = gt_req_new(test, t, 1024, GT_BL);
+		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false), -EINPROGRESS);
+	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->kicks), 2);
+	KUNIT_EXPECT_EQ(test, gpu_aes_stat_read(GPU_AES_STAT_HELPER_WAKEUPS) -
+			      wakeups, 2);
 	WRITE_ONCE(h->qhdr->helper_flags, 0);
-	gt_helper_complete_all(test, h, 4);
-	for (i = 0; i < 4; i++)
+	gt_helper_complete_all(test, h, 6);
+	for (i = 0; i < 6; i++)
 		gt_req_expect_done(test, r[i]);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->kicks), 2);
 }

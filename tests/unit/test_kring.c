@@ -1036,6 +1036,65 @@ TEST(kring_threaded_backend_holds_no_key_after_idle)
 	keys_wiped(3, 1);
 }
 
+struct in_poll_arg {
+	const struct gpu_aes_region *r;
+};
+
+/*
+ * The core is in poll() for good: NEED_WAKEUP set, and the handler's look
+ * made before it sleeps has re-armed the doorbell.
+ */
+static int core_in_poll(void *arg)
+{
+	const struct gpu_aes_region *r = ((struct in_poll_arg *)arg)->r;
+
+	return (__atomic_load_n(&r->queues[0].qhdr->helper_flags,
+				__ATOMIC_ACQUIRE) &
+		GPU_AES_HELPER_NEED_WAKEUP) && kring_doorbell_armed();
+}
+
+/*
+ * One wake-up per sleep, and each sleep armed again: a lone request to a
+ * sleeping helper wakes it once, every time.  Each round frees its tfm and
+ * waits until the backend dropped the key, so the core sleeps without a
+ * timeout (it wakes up now and then while it holds keys) and nothing but
+ * the doorbell can wake it: the count is exact.  A doorbell left rung
+ * would leave the second request unserved (and uncounted).
+ */
+TEST(kring_one_wakeup_per_sleep)
+{
+	const unsigned int rounds = 6;
+	int64_t wake0 = kstat("helper_wakeups");
+	uint8_t key[16], in[512], out[512], ref[512], iv[16] = { 0 };
+	struct in_poll_arg ip;
+	struct cached_arg ca;
+	unsigned int i;
+	struct kfix f;
+
+	CHECK_EQ(kfix_start(&f, 1, 16, 1 << 20, 1, 0), 0);
+	ip.r = kring_host_region(f.host);
+	ca.be = kring_host_backend(f.host);
+	for (i = 0; i < rounds; i++) {
+		struct kring_tfm *t;
+
+		CHECK_EQ(wait_until(nothing_cached, &ca), 0);
+		CHECK_EQ(wait_until(core_in_poll, &ip), 0);
+		CHECK_EQ(kstat("helper_wakeups") - wake0, i);
+		t_rand_bytes(key, sizeof(key));
+		t_rand_bytes(in, sizeof(in));
+		t = kr_tfm(GPU_AES_ALG_CTR, key, sizeof(key));
+		CHECK(t);
+		CHECK_EQ(kr_run(t, GPU_AES_DIR_ENCRYPT, iv, in, out, sizeof(in)),
+			 0);
+		CHECK_EQ(ref_crypt(GPU_AES_ALG_CTR, GPU_AES_DIR_ENCRYPT, key,
+				   sizeof(key), iv, in, ref, sizeof(in)), 0);
+		CHECK_MEM(out, ref, sizeof(in));
+		kring_tfm_free(t);
+	}
+	CHECK_EQ(kstat("helper_wakeups") - wake0, rounds);
+	kfix_stop(&f);
+}
+
 /* What the request type refuses before anything reaches the ring. */
 TEST(kring_rejects_bad_keys_and_lengths)
 {
