@@ -66,16 +66,48 @@ void gpu_aes_out_iv(const struct gpu_aes_alg_desc *d, u8 dir, u8 *iv,
 }
 
 /*
+ * sg_pcopy_to_buffer() into the data area, with stores that bypass the
+ * cache on x86-64: nothing on this CPU reads the slot again (the helper
+ * and the GPU's DMA do), and each cached store would first read its line
+ * from memory, which a data area walked as a ring has long evicted.  The
+ * caller orders the stores with wmb() before it publishes the request.
+ */
+static void gpu_aes_sg_to_slot(struct scatterlist *sg, unsigned int nents,
+			       u8 *slot, unsigned int len, unsigned int skip)
+{
+	struct sg_mapping_iter miter;
+	unsigned int n;
+
+	if (!IS_ENABLED(CONFIG_X86_64)) {
+		sg_pcopy_to_buffer(sg, nents, slot, len, skip);
+		return;
+	}
+	sg_miter_start(&miter, sg, nents, SG_MITER_ATOMIC | SG_MITER_FROM_SG);
+	if (sg_miter_skip(&miter, skip)) {
+		while (len && sg_miter_next(&miter)) {
+			n = min_t(size_t, miter.length, len);
+			memcpy_flushcache(slot, miter.addr, n);
+			slot += n;
+			len -= n;
+		}
+	}
+	sg_miter_stop(&miter);
+}
+
+/*
  * A block-chaining decryption's output IV is its last input block, which
- * an in-place request loses once the result is copied back: keep it.
+ * an in-place request loses once the result is copied back: keep it,
+ * from the source (the slot's copy went around the cache).
  */
 void gpu_aes_sk_copy_in(struct gpu_aes_job *job, u8 *slot)
 {
-	sg_pcopy_to_buffer(job->src, sg_nents(job->src), slot, job->len, 0);
+	unsigned int nents = sg_nents(job->src);
+
+	gpu_aes_sg_to_slot(job->src, nents, slot, job->len, 0);
 	if (job->desc->out_iv == GPU_AES_OUT_IV_CHAIN &&
 	    job->dir == GPU_AES_DIR_DECRYPT)
-		memcpy(job->chain_iv, slot + job->len - AES_BLOCK_SIZE,
-		       AES_BLOCK_SIZE);
+		sg_pcopy_to_buffer(job->src, nents, job->chain_iv,
+				   AES_BLOCK_SIZE, job->len - AES_BLOCK_SIZE);
 }
 
 void gpu_aes_sk_copy_out(struct gpu_aes_job *job, const u8 *slot)
@@ -89,12 +121,12 @@ void gpu_aes_aead_copy_in(struct gpu_aes_job *job, u8 *slot)
 {
 	unsigned int nents = sg_nents(job->src);
 
-	sg_pcopy_to_buffer(job->src, nents, slot, job->len, job->aad_len);
+	gpu_aes_sg_to_slot(job->src, nents, slot, job->len, job->aad_len);
 	if (job->dir == GPU_AES_DIR_DECRYPT)
-		sg_pcopy_to_buffer(job->src, nents,
+		gpu_aes_sg_to_slot(job->src, nents,
 				   slot + gpu_aes_gcm_tag_off(0, job->len),
 				   job->auth_len, job->aad_len + job->len);
-	sg_pcopy_to_buffer(job->src, nents,
+	gpu_aes_sg_to_slot(job->src, nents,
 			   slot + gpu_aes_gcm_aad_off(0, job->len),
 			   job->aad_len, 0);
 }

@@ -6,6 +6,9 @@
  */
 #include "kshim.h"
 
+#ifdef __x86_64__
+#include <emmintrin.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -515,6 +518,92 @@ int sg_nents(struct scatterlist *sg)
 		n++;
 	}
 	return n;
+}
+
+void sg_miter_start(struct sg_mapping_iter *miter, struct scatterlist *sgl,
+		    unsigned int nents, unsigned int flags)
+{
+	(void)flags;
+	memset(miter, 0, sizeof(*miter));
+	miter->sg = sgl;
+	miter->left = nents;
+}
+
+/* Past whole entries the offset covers; false when it runs off the end. */
+static bool sg_miter_settle(struct sg_mapping_iter *miter)
+{
+	while (miter->left && miter->offset >= miter->sg->length) {
+		miter->offset -= miter->sg->length;
+		miter->left--;
+		miter->sg = miter->left ? miter->sg + 1 : NULL;
+	}
+	return miter->left;
+}
+
+bool sg_miter_skip(struct sg_mapping_iter *miter, off_t offset)
+{
+	sg_miter_stop(miter);
+	miter->offset += (size_t)offset;
+	return sg_miter_settle(miter) || !miter->offset;
+}
+
+bool sg_miter_next(struct sg_mapping_iter *miter)
+{
+	if (miter->mapped) {
+		miter->offset += miter->length;
+		miter->mapped = false;
+	}
+	if (!sg_miter_settle(miter)) {
+		miter->addr = NULL;
+		miter->length = 0;
+		return false;
+	}
+	miter->addr = (char *)miter->sg->buf + miter->offset;
+	miter->length = miter->sg->length - miter->offset;
+	miter->mapped = true;
+	return true;
+}
+
+void sg_miter_stop(struct sg_mapping_iter *miter)
+{
+	if (miter->mapped) {
+		miter->offset += miter->length;
+		miter->mapped = false;
+	}
+	miter->addr = NULL;
+	miter->length = 0;
+}
+
+void memcpy_flushcache(void *dst, const void *src, size_t cnt)
+{
+#ifdef __x86_64__
+	char *d = dst;
+	const char *s = src;
+	size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+
+	if (cnt < head + 64) {
+		memcpy(d, s, cnt);
+		return;
+	}
+	memcpy(d, s, head);
+	d += head;
+	s += head;
+	cnt -= head;
+	for (; cnt >= 64; cnt -= 64, d += 64, s += 64) {
+		__m128i a = _mm_loadu_si128((const __m128i *)s);
+		__m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
+		__m128i c = _mm_loadu_si128((const __m128i *)(s + 32));
+		__m128i e = _mm_loadu_si128((const __m128i *)(s + 48));
+
+		_mm_stream_si128((__m128i *)d, a);
+		_mm_stream_si128((__m128i *)(d + 16), b);
+		_mm_stream_si128((__m128i *)(d + 32), c);
+		_mm_stream_si128((__m128i *)(d + 48), e);
+	}
+	memcpy(d, s, cnt);
+#else
+	memcpy(dst, src, cnt);
+#endif
 }
 
 static size_t sg_copy(struct scatterlist *sgl, unsigned int nents, void *buf,

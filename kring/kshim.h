@@ -61,8 +61,21 @@ typedef unsigned int gfp_t;
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 
-/* Configs: kring builds the production module's code, no test hooks. */
-#define IS_ENABLED(option)	0
+/*
+ * Configs: kring builds the production module's code, no test hooks; the
+ * architecture's as the kernel's Kconfig would set it.  IS_ENABLED() is
+ * include/linux/kconfig.h's: 1 for an option defined as 1, else 0.
+ */
+#ifdef __x86_64__
+#define CONFIG_X86_64	1
+#endif
+#define __KSHIM_ARG_PLACEHOLDER_1	0,
+#define __kshim_take_second_arg(ignored, val, ...)	val
+#define ____kshim_is_defined(arg1_or_junk) \
+	__kshim_take_second_arg(arg1_or_junk 1, 0)
+#define ___kshim_is_defined(val) \
+	____kshim_is_defined(__KSHIM_ARG_PLACEHOLDER_##val)
+#define IS_ENABLED(option)	___kshim_is_defined(option)
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define container_of(ptr, type, member) \
@@ -513,6 +526,35 @@ struct scatterlist {
 };
 
 int sg_nents(struct scatterlist *sg);
+
+/* sg_miter: one entry at a time (the kernel's maps a page at a time). */
+#define SG_MITER_ATOMIC		(1 << 0)
+#define SG_MITER_TO_SG		(1 << 1)
+#define SG_MITER_FROM_SG	(1 << 2)
+
+struct sg_mapping_iter {
+	void *addr;
+	size_t length;
+	struct scatterlist *sg;	/* kshim's own from here */
+	unsigned int left;
+	size_t offset;
+	bool mapped;
+};
+
+void sg_miter_start(struct sg_mapping_iter *miter, struct scatterlist *sgl,
+		    unsigned int nents, unsigned int flags);
+bool sg_miter_skip(struct sg_mapping_iter *miter, off_t offset);
+bool sg_miter_next(struct sg_mapping_iter *miter);
+void sg_miter_stop(struct sg_mapping_iter *miter);
+
+/* x86-64: stores that bypass the cache, as arch/x86/lib's; else memcpy. */
+void memcpy_flushcache(void *dst, const void *src, size_t cnt);
+/* The kernel's x86 wmb() is an sfence: it orders non-temporal stores. */
+#ifdef __x86_64__
+#define wmb()	__builtin_ia32_sfence()
+#else
+#define wmb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
 size_t sg_pcopy_to_buffer(struct scatterlist *sgl, unsigned int nents,
 			  void *buf, size_t buflen, off_t skip);
 size_t sg_pcopy_from_buffer(struct scatterlist *sgl, unsigned int nents,
