@@ -98,21 +98,36 @@ expect_path() {
 	return $_ok
 }
 
+# proc_crypto: /proc/crypto, read until two reads agree (at most 50).
+# Each read() of it walks the algorithm list anew from a record index,
+# so a registration between two reads (a template instance testmgr or a
+# lookup creates) can tear a record: a driver seen without its module line.
+proc_crypto() {
+	_pa=$(cat /proc/crypto)
+	_pi=0
+	while _pb=$(cat /proc/crypto); [ "$_pa" != "$_pb" ] && [ $_pi -lt 50 ]; do
+		_pa=$_pb
+		_pi=$((_pi + 1))
+	done
+	# $(...) dropped the blank line that ends the last record
+	printf '%s\n\n' "$_pb"
+}
+
 # crypto_field DRIVER FIELD: FIELD of DRIVER's entry in /proc/crypto.
 crypto_field() {
-	awk -v drv="$1" -v field="$2" '
+	proc_crypto | awk -v drv="$1" -v field="$2" '
 		function flush() { if (f["driver"] == drv) { print f[field]; done = 1; exit }
 			split("", f) }
 		/^$/ { flush(); next }
 		{ k = $0; sub(/[ \t]*:.*/, "", k); v = $0; sub(/^[^:]*: ?/, "", v); f[k] = v }
 		END { if (!done) flush() }
-	' /proc/crypto
+	'
 }
 
 # best_driver NAME: the driver the crypto API picks for NAME (highest
 # priority among tested, non-internal entries), as a lookup would.
 best_driver() {
-	awk -v name="$1" '
+	proc_crypto | awk -v name="$1" '
 		/^$/ { if (n == name && st == "passed" && in_ == "no" && pr > bp) {
 			bp = pr; bd = d }
 			n = d = st = in_ = ""; pr = -1 }
@@ -122,7 +137,7 @@ best_driver() {
 		$1 == "selftest" { st = $3 }
 		$1 == "internal" { in_ = $3 }
 		END { print bd }
-	' /proc/crypto
+	'
 }
 
 hex() { od -An -v -tx1 "$1" | tr -d ' \n'; }

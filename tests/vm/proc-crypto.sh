@@ -20,13 +20,13 @@ want() {
 # other_prio DRIVER NAME: the highest priority among the other drivers of
 # NAME (any self-test state, so a competitor that failed it still counts).
 other_prio() {
-	awk -v name="$2" -v drv="$1" '
+	proc_crypto | awk -v name="$2" -v drv="$1" '
 		function flush() { if (n == name && d != drv && pr > m) { m = pr; md = d }
 			n = d = ""; pr = -1 }
 		/^$/ { flush() }
 		$1 == "name" { n = $3 } $1 == "driver" { d = $3 }
 		$1 == "priority" { pr = $3 + 0 }
-		END { flush(); print m + 0, (md == "" ? "none" : md) }' /proc/crypto
+		END { flush(); print m + 0, (md == "" ? "none" : md) }'
 }
 
 # check_driver DRIVER NAME PRIORITY BLOCKSIZE IVSIZE [MINKEY MAXKEY]
@@ -50,12 +50,12 @@ check_driver() {
 # resolves DRIVER NAME: the lookup of NAME goes where the priorities say.
 resolves() {
 	# Highest priority among other tested drivers for the same name.
-	other=$(awk -v name="$2" -v drv="$1" '
+	other=$(proc_crypto | awk -v name="$2" -v drv="$1" '
 		/^$/ { if (n == name && d != drv && st == "passed" && pr > m) m = pr
 			n = d = st = ""; pr = -1 }
 		$1 == "name" { n = $3 } $1 == "driver" { d = $3 }
 		$1 == "priority" { pr = $3 + 0 } $1 == "selftest" { st = $3 }
-		END { print m + 0 }' /proc/crypto)
+		END { print m + 0 }')
 	best=$(best_driver "$2")
 	if [ "$prio" -gt "$other" ]; then
 		[ "$best" = "$1" ] && pass "$2 resolves to $1 ($prio > $other)" ||

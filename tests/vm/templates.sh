@@ -82,9 +82,9 @@ for n in $aeads; do af_alg_aio --probe aead "$n" >/dev/null; done
 for n in $skciphers; do af_alg_aio --probe skcipher "$n" >/dev/null; done
 
 # "cra_name driver" of every instance whose driver names one of ours.
-found=$(awk '/^name/ { n = $3 } /^driver/ {
+found=$(proc_crypto | awk '/^name/ { n = $3 } /^driver/ {
 	if ($3 ~ /-aes-gpu/ && $3 !~ /^(ecb|cbc|ctr|xts|gcm)-aes-gpu$/) print n, $3 }' \
-	/proc/crypto | sort -u)
+	| sort -u)
 note "instances over gpu_aes on $(uname -r):"
 while read -r n d; do note "  $n = $d"; done <<EOF
 $found
