@@ -42,7 +42,7 @@ STAGES = [
                                           "gpu_aes_key_prepare",
                                           "gpu_aes_key_bind"]),
     ("submit: copy in", ["gpu_aes_queue_copy_in", "gpu_aes_sk_copy_in",
-                         "gpu_aes_aead_copy_in"]),
+                         "gpu_aes_aead_copy_in", "gpu_aes_sg_to_slot"]),
     ("submit: post (sqe, publish)", ["gpu_aes_queue_post",
                                      "gpu_aes_queue_arm_timeout",
                                      "mod_delayed_work",
