@@ -178,6 +178,11 @@ uint64_t kring_submitters_cpu_ns(void)
 	return kshim_chosen_cpu_ns();
 }
 
+int kring_consumer_thread(void)
+{
+	return kshim_add_consumer();
+}
+
 void kring_set_params(unsigned int ring_min_bytes, unsigned int ring_max_bytes,
 		      unsigned int timeout_ms)
 {

@@ -39,9 +39,17 @@ void kring_exit(void);
 void kring_set_cpu(int cpu);
 /*
  * CPU time, ns, of every thread that called kring_set_cpu() (live or
- * gone): the consumers', so the rest of the process is the helper's.
+ * gone) or kring_consumer_thread(): the consumers', so the rest of the
+ * process is the helper's.
  */
 uint64_t kring_submitters_cpu_ns(void);
+/*
+ * The calling thread is a consumer that submits nothing (a benchmark's
+ * main thread, which prepares the buffers): its CPU counts in
+ * kring_submitters_cpu_ns(), not as the helper's.  It must live as long
+ * as the ring; at most 8 such threads.  0 or -errno.
+ */
+int kring_consumer_thread(void);
 
 /* The module's parameters (module_param writes, in the kernel). */
 void kring_set_params(unsigned int ring_min_bytes, unsigned int ring_max_bytes,

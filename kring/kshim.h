@@ -589,7 +589,12 @@ int kshim_start(void);
 void kshim_stop(void);
 /* Gives the calling thread CPU number @cpu (< KSHIM_NR_CPUS / 2). */
 void kshim_set_cpu(int cpu);
-/* CPU time of every thread that called kshim_set_cpu(), live or gone. */
+/*
+ * CPU time of every thread that called kshim_set_cpu(), live or gone, and
+ * of those that called kshim_add_consumer().
+ */
 uint64_t kshim_chosen_cpu_ns(void);
+/* The calling thread is a consumer that submits nothing.  0 or -errno. */
+int kshim_add_consumer(void);
 
 #endif /* GPU_AES_KSHIM_H */

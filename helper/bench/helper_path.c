@@ -699,7 +699,14 @@ static int host_start(const struct bench_opts *o, unsigned int queues,
 	cfg.queue_entries = QUEUE_ENTRIES;
 	cfg.nr_keys = 1024;
 	cfg.queue_data_size = QUEUE_DATA;
-	err = kring_host_start(&cfg, h);
+	/*
+	 * This thread prepares every run's buffers (the application's work):
+	 * in-process, its CPU would read as the helper's, which publishes
+	 * it as the ring's cost, and auto would flee a ring it inflated.
+	 */
+	err = kring_consumer_thread();
+	if (!err)
+		err = kring_host_start(&cfg, h);
 	if (err)
 		fprintf(stderr, "bench: helper with the %s backend: %s\n",
 			cfg.ops->name, strerror(-err));

@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend_cpu.h"
 #include "harness.h"
@@ -1093,6 +1094,37 @@ TEST(kring_one_wakeup_per_sleep)
 	}
 	CHECK_EQ(kstat("helper_wakeups") - wake0, rounds);
 	kfix_stop(&f);
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A consumer that submits nothing (a benchmark's main thread preparing
+ * buffers) counts with the submitters, so in-process its CPU is not read
+ * as the helper's: what it spends shows up whole in the consumers' sum.
+ * Registering twice is one registration.
+ */
+TEST(kring_consumer_thread_is_not_the_helper)
+{
+	volatile uint64_t x = 0;
+	uint64_t a0, a1, t0, t1;
+
+	CHECK_EQ(kring_consumer_thread(), 0);
+	CHECK_EQ(kring_consumer_thread(), 0);
+	a0 = kring_submitters_cpu_ns();
+	t0 = thread_cpu_ns();
+	/* Work until this thread has run 5 ms more (a loop bound, no check). */
+	while (thread_cpu_ns() - t0 < 5000000)
+		x += x * 3 + 1;
+	t1 = thread_cpu_ns();
+	a1 = kring_submitters_cpu_ns();
+	CHECK(a1 - a0 >= t1 - t0);
 }
 
 /* What the request type refuses before anything reaches the ring. */
