@@ -841,6 +841,36 @@ static void paired_ratios(const struct bench_result *autos,
 }
 
 /*
+ * GPU_AES_BENCH_TRACE_DISPATCH: what auto's estimates (dispatch/estimates,
+ * this algorithm's rows) and the helper's published cost read before and
+ * after each of its runs, and what it decided in that run: how a run
+ * that kept to the CPU began and ended.
+ */
+static void trace_estimates(struct kring_host *h, const struct bench_alg *a,
+			    unsigned int n, unsigned int round,
+			    const char *when)
+{
+	const struct gpu_aes_region *r = kring_host_region(h);
+	char buf[8192], *line, *save = NULL;
+	const char *row = strstr(a->name, "xts") ? "xts " : "gcm ";
+
+	printf("# trace %s %u thr round %u %s: helper %u ns/KiB %u MiB/s;",
+	       a->name, n, round, when,
+	       __atomic_load_n(&r->hdr->helper_cpu_ns_per_kib, __ATOMIC_RELAXED),
+	       __atomic_load_n(&r->hdr->helper_mib_per_s, __ATOMIC_RELAXED));
+	for (unsigned int i = 0; i < NR_DISPATCH_REASONS; i++)
+		printf(" %s %lld", dispatch_reasons[i],
+		       (long long)kring_stat(dispatch_reasons[i]));
+	printf("\n");
+	if (kring_dispatch_show(buf, sizeof(buf)) <= 0)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, row, strlen(row)))
+			printf("#   %s\n", line);
+}
+
+/*
  * dispatch=cpu, ring and auto on a mixed workload (1..64 KiB, a power of
  * two drawn per request), with 1 to all threads submitting.  Two verdicts
  * per point: auto within 5 % of the better throughput and of the lower
@@ -854,6 +884,7 @@ static void paired_ratios(const struct bench_result *autos,
  */
 int bench_dispatch(const struct bench_opts *o)
 {
+	const int trace = getenv("GPU_AES_BENCH_TRACE_DISPATCH") != NULL;
 	static const char *const modes[] = { "cpu", "ring", "auto" };
 	static const struct dq_spec mixed[] = {
 		{ "dispatch-cpu", 1024, 65536 },
@@ -896,12 +927,16 @@ int bench_dispatch(const struct bench_opts *o)
 					     i < NR_DISPATCH_REASONS; i++)
 						why[i] -= kring_stat(dispatch_reasons[i]);
 					kring_set_dispatch(modes[m]);
+					if (m == 2 && trace)
+						trace_estimates(h, a, n, k, "before");
 					if (deep_queue(h, o, a, &mixed[m], n,
 						       &runs[m][k])) {
 						err = -1;
 						memset(&runs[m][k], 0,
 						       sizeof(runs[m][k]));
 					}
+					if (m == 2 && trace)
+						trace_estimates(h, a, n, k, "after");
 					for (unsigned int i = 0; m == 2 &&
 					     i < NR_DISPATCH_REASONS; i++)
 						why[i] += kring_stat(dispatch_reasons[i]);

@@ -50,7 +50,13 @@ static void usage(FILE *f)
 "  --gpus LIST      GPUs for the helper path and --pcie, e.g. 0,1\n"
 "                   (default all)\n"
 "  --json FILE      write results as JSON (default out/bench.json)\n"
-"  --help\n");
+"  --help\n"
+"environment:\n"
+"  GPU_AES_BENCH_BACKEND=null|cpu  the helper's backend (default cuda);\n"
+"                   null transforms nothing: the host path alone\n"
+"  GPU_AES_BENCH_TRACE_DISPATCH=1  with --dispatch: auto's estimates\n"
+"                   (dispatch/estimates) and the helper's published cost\n"
+"                   before and after each of its runs, and its decisions\n");
 }
 
 /* The helper's shape-file syntax, so a swept shape can be pasted back. */
