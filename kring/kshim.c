@@ -640,27 +640,26 @@ void memcpy_flushcache(void *dst, const void *src, size_t cnt)
 #endif
 }
 
+/* lib/scatterlist.c's sg_copy_buffer(): the walk is sg_miter's. */
 static size_t sg_copy(struct scatterlist *sgl, unsigned int nents, void *buf,
 		      size_t buflen, off_t skip, bool to_buffer)
 {
-	size_t done = 0, off = (size_t)skip;
-	unsigned int i;
+	struct sg_mapping_iter miter;
+	size_t done = 0, n;
 
-	for (i = 0; i < nents && done < buflen; i++) {
-		size_t len = sgl[i].length, n;
-
-		if (off >= len) {
-			off -= len;
-			continue;
-		}
-		n = min(len - off, buflen - done);
+	sg_miter_start(&miter, sgl, nents, to_buffer ? SG_MITER_FROM_SG :
+					    SG_MITER_TO_SG);
+	if (!sg_miter_skip(&miter, skip))
+		return 0;
+	while (done < buflen && sg_miter_next(&miter)) {
+		n = min(miter.length, buflen - done);
 		if (to_buffer)
-			memcpy((char *)buf + done, (char *)sgl[i].buf + off, n);
+			memcpy((char *)buf + done, miter.addr, n);
 		else
-			memcpy((char *)sgl[i].buf + off, (char *)buf + done, n);
+			memcpy(miter.addr, (char *)buf + done, n);
 		done += n;
-		off = 0;
 	}
+	sg_miter_stop(&miter);
 	return done;
 }
 

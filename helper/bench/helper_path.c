@@ -852,7 +852,9 @@ static void trace_estimates(struct kring_host *h, const struct bench_alg *a,
 {
 	const struct gpu_aes_region *r = kring_host_region(h);
 	char buf[8192], *line, *save = NULL;
-	const char *row = strstr(a->name, "xts") ? "xts " : "gcm ";
+	/* "aes-256-xts" is the estimates' "xts" */
+	const char *mode = strrchr(a->name, '-') ? strrchr(a->name, '-') + 1 :
+			   a->name;
 
 	printf("# trace %s %u thr round %u %s: helper %u ns/KiB %u MiB/s;",
 	       a->name, n, round, when,
@@ -866,7 +868,8 @@ static void trace_estimates(struct kring_host *h, const struct bench_alg *a,
 		return;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
-		if (!strncmp(line, row, strlen(row)))
+		if (!strncmp(line, mode, strlen(mode)) &&
+		    line[strlen(mode)] == ' ')
 			printf("#   %s\n", line);
 }
 
