@@ -58,20 +58,42 @@ done
 
 # Kill at a random moment (0..0.3 s after the ring moved), restart, and wait
 # until the new helper has attached and the ring has carried requests.
-n=0
-reused=0
-while [ $n -lt $kills ]; do
-	sleep "0.$(( RANDOM % 4 ))$(( RANDOM % 10 ))"
-	kill -KILL "$pid"
-	wait "$pid" 2>/dev/null
-	n=$((n + 1))
+# A killed helper that does not go, or a restart after which the ring
+# carries nothing, ends the kills there with the evidence (who waits, and
+# where): the later kills would only spend the VM's timeout.
+start_helper() {
 	"$GPU_AES_HELPER_BIN" --backend cpu --device /dev/gpu_aes \
 		2>>"$GPU_AES_HELPER_LOG" &
 	pid=$!
+}
+n=0
+reused=0
+busy=0
+while [ $n -lt $kills ]; do
+	sleep "0.$(( RANDOM % 4 ))$(( RANDOM % 10 ))"
+	kill -KILL "$pid"
+	n=$((n + 1))
+	# The first helper is vm-init's child: we can only see it go.
+	wait_exit "$pid" 30 2>/dev/null
+	if [ $? = 255 ]; then
+		fail "$volume: kill $n: the helper (pid $pid) did not exit within 30 s"
+		no_d_state
+		break
+	fi
+	start_helper
 	i=0
 	while [ "$(counter helper_attaches)" -lt $((attaches + n)) ] && [ $i -lt 300 ]; do
 		sleep 0.05
 		i=$((i + 1))
+		running "$pid" && continue
+		# A process seen gone (or a zombie) may still have a thread
+		# giving the device back: a new helper that found it busy
+		# (EXIT_BUSY) is started again.
+		wait "$pid"
+		hrc=$?
+		[ $hrc = 5 ] || { note "restart $n: the helper exited with status $hrc before it attached"; break; }
+		busy=$((busy + 1))
+		start_helper
 	done
 	r0=$(counter $ring)
 	i=0
@@ -79,14 +101,20 @@ while [ $n -lt $kills ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
-	[ "$(counter $ring)" -gt "$r0" ] && reused=$((reused + 1)) ||
-		note "restart $n: the ring carried nothing within 15 s"
+	if [ "$(counter $ring)" -gt "$r0" ]; then
+		reused=$((reused + 1))
+		continue
+	fi
+	note "restart $n: the ring carried nothing within 15 s; attaches $(($(counter helper_attaches) - attaches)) of $n, $ring $(counter $ring), fallback_requests $(counter fallback_requests)"
+	no_d_state
+	break
 done
+[ $busy = 0 ] || note "$busy restarted helpers found the device still held by the killed one and were started again"
 touch "$d/stop"
 ok=1
 w=0
 while [ $w -lt $writers ]; do
-	eval "wait \$wpid$w" || ok=0
+	eval "wait_exit \$wpid$w 120" || ok=0
 	w=$((w + 1))
 done
 cat "$d"/w*.out | sed 's/^/  /'

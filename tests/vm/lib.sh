@@ -259,14 +259,49 @@ no_splat() {
 # no_d_state: no task is in uninterruptible sleep (field 3 of
 # /proc/PID/stat; the command name in field 2 may hold spaces, so the state
 # is the first field after the last ')').
+# Each one found is noted with its kernel stack, where it waits.
 no_d_state() {
 	_d=0
 	for _s in /proc/[0-9]*/stat; do
 		read -r _l <"$_s" 2>/dev/null || continue
 		_st=${_l##*) }
-		case $_st in D\ *) note "in D state: $_l"; _d=$((_d + 1)) ;; esac
+		case $_st in
+		D\ *)
+			note "in D state: $_l"
+			sed 's/^/    /' "${_s%/stat}/stack" 2>/dev/null
+			_d=$((_d + 1)) ;;
+		esac
 	done
 	[ $_d = 0 ]
+}
+
+# running PID: PID exists and has not exited (a zombie has); sets _we_l
+# to its /proc/PID/stat line.
+running() {
+	read -r _we_l 2>/dev/null <"/proc/$1/stat" || return 1
+	case ${_we_l##*) } in Z\ *) return 1 ;; esac
+}
+
+# wait_exit PID SECONDS: wait (at most SECONDS) for PID to end (or to be
+# a zombie) and return its exit status if it is our child (127 if it is
+# not).  One still running then is left alone, its state and kernel stack
+# noted (the hang is the finding: a bare "wait" would sit until the VM's
+# own timeout and say nothing), and 255 is returned.
+wait_exit() {
+	_we_i=0
+	while [ $_we_i -lt $(($2 * 10)) ]; do
+		running "$1" || break
+		sleep 0.1
+		_we_i=$((_we_i + 1))
+	done
+	if [ $_we_i -ge $(($2 * 10)) ]; then
+		_we_st=${_we_l##*) }
+		_we_comm=${_we_l#*(}
+		note "pid $1 (${_we_comm%)*}) still running after $2 s, state ${_we_st%% *}"
+		sed 's/^/    /' "/proc/$1/stack" 2>/dev/null
+		return 255
+	fi
+	wait "$1"
 }
 
 # ---- Which queues carry requests --------------------------------------
