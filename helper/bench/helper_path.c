@@ -853,8 +853,9 @@ static void trace_estimates(struct kring_host *h, const struct bench_alg *a,
 	const struct gpu_aes_region *r = kring_host_region(h);
 	char buf[8192], *line, *save = NULL;
 	/* "aes-256-xts" is the estimates' "xts" */
-	const char *mode = strrchr(a->name, '-') ? strrchr(a->name, '-') + 1 :
-			   a->name;
+	const char *dash = strrchr(a->name, '-');
+	const char *mode = dash ? dash + 1 : a->name;
+	size_t mode_len = strlen(mode);
 
 	printf("# trace %s %u thr round %u %s: helper %u ns/KiB %u MiB/s;",
 	       a->name, n, round, when,
@@ -868,8 +869,7 @@ static void trace_estimates(struct kring_host *h, const struct bench_alg *a,
 		return;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
-		if (!strncmp(line, mode, strlen(mode)) &&
-		    line[strlen(mode)] == ' ')
+		if (!strncmp(line, mode, mode_len) && line[mode_len] == ' ')
 			printf("#   %s\n", line);
 }
 
