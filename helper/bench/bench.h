@@ -22,8 +22,10 @@ struct bench_opts {
 	unsigned int shape[4];		/* raw: variant, threads, bpt, CTAs/SM;
 					 * shape[1] == 0: the default shape */
 	int qd1;			/* helper: QD1 latency runs too */
-	unsigned int repeat;		/* dispatch: runs per mode and point */
+	unsigned int repeat;		/* dispatch: rounds per point */
 };
+
+#define BENCH_REPEAT_MAX	63	/* --repeat */
 
 /*
  * The algorithms the helper path and OpenSSL are compared on, with the key

@@ -314,8 +314,9 @@ struct dq_snap {
 	double role_ns[NR_ROLES];
 };
 
+/* @roles: the per-thread CPU too (reading /proc costs the reader ~1 ms). */
 static void dq_snap(struct kring_host *h, struct dq_thread *t,
-		    unsigned int n, struct dq_snap *s)
+		    unsigned int n, int roles, struct dq_snap *s)
 {
 	memset(s, 0, sizeof(*s));
 	for (unsigned int i = 0; i < n; i++) {
@@ -330,7 +331,8 @@ static void dq_snap(struct kring_host *h, struct dq_thread *t,
 	s->fallback = kring_stat("fallback_requests");
 	s->wakeups = kring_stat("helper_wakeups");
 	kring_host_core_stats(h, &s->core);
-	role_cpu(s->role_ns);
+	if (roles)
+		role_cpu(s->role_ns);
 }
 
 static void sleep_s(double s)
@@ -341,6 +343,104 @@ static void sleep_s(double s)
 		;
 }
 
+/* Submitting threads running spec until dq_stop(). */
+struct dq_run {
+	struct dq_thread *t;
+	unsigned int nthreads, started;
+};
+
+static int dq_start(const struct bench_alg *a, const struct dq_spec *spec,
+		    unsigned int nthreads, struct dq_run *run)
+{
+	int err = 0;
+
+	run->nthreads = nthreads;
+	run->started = 0;
+	run->t = aligned_alloc(64, nthreads * sizeof(*run->t));
+	if (!run->t)
+		return -1;
+	memset(run->t, 0, nthreads * sizeof(*run->t));
+	for (unsigned int i = 0; i < nthreads; i++)
+		if (dq_prepare(&run->t[i], a, spec, i))
+			err = -1;
+	for (unsigned int i = 0; !err && i < nthreads; i++) {
+		if (pthread_create(&run->t[i].tid, NULL, dq_main, &run->t[i])) {
+			err = -1;
+			break;
+		}
+		run->started++;
+	}
+	return err;
+}
+
+/* Stops, joins and frees: -1 if any request failed or a start did. */
+static int dq_stop(struct dq_run *run)
+{
+	int err = run->started < run->nthreads ? -1 : 0;
+
+	if (!run->t)
+		return -1;
+	for (unsigned int i = 0; i < run->started; i++)
+		__atomic_store_n(&run->t[i].stop, 1, __ATOMIC_RELAXED);
+	for (unsigned int i = 0; i < run->started; i++) {
+		pthread_join(run->t[i].tid, NULL);
+		err |= run->t[i].errors || run->t[i].cb_errors ? -1 : 0;
+	}
+	for (unsigned int i = 0; i < run->nthreads; i++)
+		dq_free(&run->t[i]);
+	free(run->t);
+	run->t = NULL;
+	return err;
+}
+
+/* The figures between two snapshots, as a row of the report: -1 if none. */
+static int dq_result(const char *path, const struct bench_alg *a,
+		     const struct dq_spec *spec, unsigned int nthreads,
+		     const struct dq_snap *s0, const struct dq_snap *s1,
+		     int roles, struct bench_result *out)
+{
+	uint64_t done = s1->done - s0->done;
+	double dt = s1->t - s0->t, cpu = s1->cpu - s0->cpu;
+	struct bench_result r;
+
+	memset(&r, 0, sizeof(r));
+	snprintf(r.path, sizeof(r.path), "%s", path);
+	snprintf(r.alg, sizeof(r.alg), "%s", a->name);
+	r.size = spec->len_hi > spec->len_lo ? 0 : spec->len_lo;
+	r.rps = done / dt;
+	r.gbps = (s1->bytes - s0->bytes) / dt / 1e9;
+	if (done) {
+		r.cpu_us_per_req = cpu / done * 1e6;
+		r.cpu_s_per_gb = cpu / ((s1->bytes - s0->bytes) / 1e9);
+	}
+	snprintf(r.note, sizeof(r.note),
+		 "%u thr/queues, %.1f%% ring, %.0f req/batch, %llu sleeps, %lld wakes",
+		 nthreads, done ? 100.0 * (double)(s1->ring - s0->ring) / done : 0,
+		 s1->core.batches > s0->core.batches ?
+			 (double)(s1->core.requests - s0->core.requests) /
+				 (s1->core.batches - s0->core.batches) : 0.0,
+		 (unsigned long long)(s1->core.sleeps - s0->core.sleeps),
+		 (long long)(s1->wakeups - s0->wakeups));
+	bench_add(&r);
+	if (done && roles) {
+		char sz[32] = "mixed";
+
+		if (r.size)
+			snprintf(sz, sizeof(sz), "%zu", r.size);
+		printf("  %s %s %s: host CPU per request by thread (us):",
+		       path, a->name, sz);
+		for (unsigned int i = 0; i < NR_ROLES; i++)
+			if (s1->role_ns[i] > s0->role_ns[i])
+				printf(" %s %.3f", role_name[i],
+				       (s1->role_ns[i] - s0->role_ns[i]) /
+					       done / 1e3);
+		printf("\n");
+	}
+	if (out)
+		*out = r;
+	return done ? 0 : -1;
+}
+
 /*
  * nthreads submitters run spec; after a warm-up (queues, estimates,
  * caches), o->seconds are measured from this thread, which sleeps.
@@ -349,85 +449,21 @@ static int deep_queue(struct kring_host *h, const struct bench_opts *o,
 		      const struct bench_alg *a, const struct dq_spec *spec,
 		      unsigned int nthreads, struct bench_result *out)
 {
-	struct dq_thread *t = aligned_alloc(64, nthreads * sizeof(*t));
-	unsigned int started = 0;
 	struct dq_snap s0, s1;
-	struct bench_result r;
-	double dt, cpu;
-	uint64_t done;
-	int err = 0;
+	struct dq_run run;
+	int err;
 
-	if (!t)
-		return -1;
-	memset(t, 0, nthreads * sizeof(*t));
-	for (unsigned int i = 0; i < nthreads; i++)
-		if (dq_prepare(&t[i], a, spec, i))
-			err = -1;
+	err = dq_start(a, spec, nthreads, &run);
+	if (!err) {
+		sleep_s(o->seconds / 4 < 0.2 ? 0.2 : o->seconds / 4);
+		dq_snap(h, run.t, run.started, 1, &s0);
+		sleep_s(o->seconds);
+		dq_snap(h, run.t, run.started, 1, &s1);
+	}
+	err |= dq_stop(&run);
 	if (err)
-		goto out;
-	for (unsigned int i = 0; i < nthreads; i++) {
-		if (pthread_create(&t[i].tid, NULL, dq_main, &t[i])) {
-			err = -1;
-			break;
-		}
-		started++;
-	}
-	sleep_s(o->seconds / 4 < 0.2 ? 0.2 : o->seconds / 4);
-	dq_snap(h, t, started, &s0);
-	sleep_s(o->seconds);
-	dq_snap(h, t, started, &s1);
-	for (unsigned int i = 0; i < started; i++)
-		__atomic_store_n(&t[i].stop, 1, __ATOMIC_RELAXED);
-	for (unsigned int i = 0; i < started; i++) {
-		pthread_join(t[i].tid, NULL);
-		err |= t[i].errors || t[i].cb_errors ? -1 : 0;
-	}
-	if (err)
-		goto out;
-	done = s1.done - s0.done;
-	dt = s1.t - s0.t;
-	cpu = s1.cpu - s0.cpu;
-	memset(&r, 0, sizeof(r));
-	snprintf(r.path, sizeof(r.path), "%s", spec->path);
-	snprintf(r.alg, sizeof(r.alg), "%s", a->name);
-	r.size = spec->len_hi > spec->len_lo ? 0 : spec->len_lo;
-	r.rps = done / dt;
-	r.gbps = (s1.bytes - s0.bytes) / dt / 1e9;
-	if (done) {
-		r.cpu_us_per_req = cpu / done * 1e6;
-		r.cpu_s_per_gb = cpu / ((s1.bytes - s0.bytes) / 1e9);
-	}
-	snprintf(r.note, sizeof(r.note),
-		 "%u thr/queues, %.1f%% ring, %.0f req/batch, %llu sleeps, %lld wakes",
-		 nthreads, done ? 100.0 * (double)(s1.ring - s0.ring) / done : 0,
-		 s1.core.batches > s0.core.batches ?
-			 (double)(s1.core.requests - s0.core.requests) /
-				 (s1.core.batches - s0.core.batches) : 0.0,
-		 (unsigned long long)(s1.core.sleeps - s0.core.sleeps),
-		 (long long)(s1.wakeups - s0.wakeups));
-	bench_add(&r);
-	if (done) {
-		char sz[32] = "mixed";
-
-		if (r.size)
-			snprintf(sz, sizeof(sz), "%zu", r.size);
-		printf("  %s %s %s: host CPU per request by thread (us):",
-		       spec->path, a->name, sz);
-		for (unsigned int i = 0; i < NR_ROLES; i++)
-			if (s1.role_ns[i] > s0.role_ns[i])
-				printf(" %s %.3f", role_name[i],
-				       (s1.role_ns[i] - s0.role_ns[i]) / done / 1e3);
-		printf("\n");
-	}
-	if (out)
-		*out = r;
-	if (!done)
-		err = -1;
-out:
-	for (unsigned int i = 0; i < nthreads; i++)
-		dq_free(&t[i]);
-	free(t);
-	return err;
+		return err;
+	return dq_result(spec->path, a, spec, nthreads, &s0, &s1, 1, out);
 }
 
 struct cf_thread {
@@ -773,7 +809,7 @@ int bench_helper(const struct bench_opts *o)
 	return err;
 }
 
-#define DISPATCH_REPEAT_MAX	15
+#define DISPATCH_REPEAT_MAX	BENCH_REPEAT_MAX
 
 /* The policy's reasons, as auto's decisions are reported per point. */
 static const char *const dispatch_reasons[] = {
@@ -873,6 +909,87 @@ static void trace_estimates(struct kring_host *h, const struct bench_alg *a,
 			printf("#   %s\n", line);
 }
 
+/* The mode a slice runs in and the row it is reported as. */
+static const char *const dispatch_modes[] = { "cpu", "ring", "auto" };
+static const char *const dispatch_paths[] = {
+	"dispatch-cpu", "dispatch-ring", "dispatch-auto",
+};
+
+/*
+ * After a switch, what the last mode left in flight completes before the
+ * clock starts; a few ring round trips.
+ */
+#define DISPATCH_SETTLE_S	0.02
+
+/*
+ * o->repeat rounds of the three modes, each a slice of o->seconds, on one
+ * set of submitting threads that never stops: only the dispatch mode
+ * changes between slices.  The host drifts by tens of percent over
+ * seconds (a single-threaded OpenSSL loop alone spreads 12-17 % between
+ * runs of 1 s on the GPU machine); slices next to each other see the same
+ * host, so auto over the cheaper path within a round is what the policy
+ * did, not what the host did meanwhile.  The order turns each round, so
+ * no mode always follows the same one.  A slice that completed nothing,
+ * or a failed request anywhere, fails the point.
+ */
+static int dispatch_rounds(struct kring_host *h, const struct bench_opts *o,
+			   const struct bench_alg *a, unsigned int n, int trace,
+			   struct bench_result runs[3][DISPATCH_REPEAT_MAX],
+			   int64_t why[NR_DISPATCH_REASONS])
+{
+	static const struct dq_spec mixed = { "dispatch", 1024, 65536 };
+	struct dq_snap s0, s1;
+	struct dq_run run;
+	int err;
+
+	memset(runs, 0, 3 * sizeof(runs[0]));
+	kring_set_dispatch(dispatch_modes[0]);
+	err = dq_start(a, &mixed, n, &run);
+	if (!err)
+		sleep_s(0.2);	/* queues, estimates, caches */
+	for (unsigned int k = 0; !err && k < o->repeat; k++)
+		for (unsigned int j = 0; j < 3; j++) {
+			unsigned int m = (j + k) % 3;
+
+			kring_set_dispatch(dispatch_modes[m]);
+			sleep_s(DISPATCH_SETTLE_S);
+			if (m == 2 && trace)
+				trace_estimates(h, a, n, k, "before");
+			for (unsigned int i = 0; m == 2 &&
+			     i < NR_DISPATCH_REASONS; i++)
+				why[i] -= kring_stat(dispatch_reasons[i]);
+			dq_snap(h, run.t, run.started, 0, &s0);
+			sleep_s(o->seconds);
+			dq_snap(h, run.t, run.started, 0, &s1);
+			for (unsigned int i = 0; m == 2 &&
+			     i < NR_DISPATCH_REASONS; i++)
+				why[i] += kring_stat(dispatch_reasons[i]);
+			if (m == 2 && trace)
+				trace_estimates(h, a, n, k, "after");
+			if (dq_result(dispatch_paths[m], a, &mixed, n, &s0,
+				      &s1, 0, &runs[m][k]))
+				err = -1;
+		}
+	err |= dq_stop(&run);
+	return err;
+}
+
+/*
+ * The 95 % confidence interval of the median of @n sorted values (n odd),
+ * from their order statistics, so nothing is assumed about how rounds
+ * spread: the median's rank give or take 0.98 sqrt(n).
+ */
+static void median_ci(const double *sorted, unsigned int n, double *lo,
+		      double *hi)
+{
+	unsigned int mid = n / 2, half = 0;
+
+	while (half * half * 10000 < 9604 * n)
+		half++;
+	*lo = sorted[half < mid ? mid - half : 0];
+	*hi = sorted[mid + half < n ? mid + half : n - 1];
+}
+
 /*
  * dispatch=cpu, ring and auto on a mixed workload (1..64 KiB, a power of
  * two drawn per request), with 1 to all threads submitting.  Two verdicts
@@ -888,15 +1005,9 @@ static void trace_estimates(struct kring_host *h, const struct bench_alg *a,
 int bench_dispatch(const struct bench_opts *o)
 {
 	const int trace = getenv("GPU_AES_BENCH_TRACE_DISPATCH") != NULL;
-	static const char *const modes[] = { "cpu", "ring", "auto" };
-	static const struct dq_spec mixed[] = {
-		{ "dispatch-cpu", 1024, 65536 },
-		{ "dispatch-ring", 1024, 65536 },
-		{ "dispatch-auto", 1024, 65536 },
-	};
 	static const unsigned int algs[] = { 1, 2 };	/* xts, gcm */
 	unsigned int all = all_threads(o), fails = 0, cheaper_fails = 0;
-	unsigned int paired_fails = 0;
+	unsigned int paired_fails = 0, resolved = 0, points = 0;
 	struct bench_result r[3];
 	struct kring_host *h;
 	int err = 0;
@@ -913,37 +1024,13 @@ int bench_dispatch(const struct bench_opts *o)
 			int64_t why[NR_DISPATCH_REASONS] = { 0 };
 			double pair_gbps[2][DISPATCH_REPEAT_MAX];
 			double pair_cpu[2][DISPATCH_REPEAT_MAX], pg, pc;
+			double pg_lo, pg_hi, pc_lo, pc_hi;
 			unsigned int cheaper;
 			int ok, ok_cheaper, ok_paired;
 
-			/*
-			 * Modes interleaved, each repeated: the host drifts.
-			 * The order turns each round, so no mode always runs
-			 * in the caches and the helper's wake the one before
-			 * it left.
-			 */
-			for (unsigned int k = 0; k < o->repeat; k++)
-				for (unsigned int j = 0; j < 3; j++) {
-					unsigned int m = (j + k) % 3;
-
-					for (unsigned int i = 0; m == 2 &&
-					     i < NR_DISPATCH_REASONS; i++)
-						why[i] -= kring_stat(dispatch_reasons[i]);
-					kring_set_dispatch(modes[m]);
-					if (m == 2 && trace)
-						trace_estimates(h, a, n, k, "before");
-					if (deep_queue(h, o, a, &mixed[m], n,
-						       &runs[m][k])) {
-						err = -1;
-						memset(&runs[m][k], 0,
-						       sizeof(runs[m][k]));
-					}
-					if (m == 2 && trace)
-						trace_estimates(h, a, n, k, "after");
-					for (unsigned int i = 0; m == 2 &&
-					     i < NR_DISPATCH_REASONS; i++)
-						why[i] += kring_stat(dispatch_reasons[i]);
-				}
+			points++;
+			if (dispatch_rounds(h, o, a, n, trace, runs, why))
+				err = -1;
 			/* Before the medians sort the runs out of rounds. */
 			for (unsigned int m = 0; m < 2; m++)
 				paired_ratios(runs[2], runs[m], o->repeat,
@@ -971,15 +1058,20 @@ int bench_dispatch(const struct bench_opts *o)
 			cheaper_fails += !ok_cheaper;
 			pg = median_of(pair_gbps[cheaper], o->repeat);
 			pc = median_of(pair_cpu[cheaper], o->repeat);
+			median_ci(pair_gbps[cheaper], o->repeat, &pg_lo, &pg_hi);
+			median_ci(pair_cpu[cheaper], o->repeat, &pc_lo, &pc_hi);
 			ok_paired = pg >= 0.95 && pc <= 1.05;
 			paired_fails += !ok_paired;
-			printf("dispatch %s %u thr (median of %u): cpu %.2f GB/s %.3f s/GB, ring %.2f GB/s %.3f s/GB, auto %.2f GB/s %.3f s/GB (%s): best %s, cheaper (%s) %s, paired %.3f x GB/s %.3f x s/GB %s\n",
+			/* Resolved: the interval lies on one side of each bound. */
+			resolved += (pg_lo >= 0.95 || pg_hi < 0.95) &&
+				    (pc_hi <= 1.05 || pc_lo > 1.05);
+			printf("dispatch %s %u thr (median of %u): cpu %.2f GB/s %.3f s/GB, ring %.2f GB/s %.3f s/GB, auto %.2f GB/s %.3f s/GB (%s): best %s, cheaper (%s) %s, paired %.3f x GB/s (95%% CI %.3f-%.3f) %.3f x s/GB (%.3f-%.3f) %s\n",
 			       a->name, n, o->repeat, r[0].gbps,
 			       r[0].cpu_s_per_gb, r[1].gbps, r[1].cpu_s_per_gb,
 			       r[2].gbps, r[2].cpu_s_per_gb, r[2].note,
-			       ok ? "ok" : "MISS", modes[cheaper],
-			       ok_cheaper ? "ok" : "MISS", pg, pc,
-			       ok_paired ? "ok" : "MISS");
+			       ok ? "ok" : "MISS", dispatch_modes[cheaper],
+			       ok_cheaper ? "ok" : "MISS", pg, pg_lo, pg_hi,
+			       pc, pc_lo, pc_hi, ok_paired ? "ok" : "MISS");
 			printf("  spread of the %u runs: cpu %.1f%%, ring %.1f%%, auto %.1f%%; auto's decisions:",
 			       o->repeat, spread[0], spread[1], spread[2]);
 			for (unsigned int i = 0; i < NR_DISPATCH_REASONS; i++)
@@ -996,7 +1088,8 @@ int bench_dispatch(const struct bench_opts *o)
 	}
 	kring_set_dispatch("ring");
 	kring_host_stop(h);
-	printf("dispatch: %u point%s missed the best bound, %u the cheaper path's, %u the cheaper path's paired by round\n",
-	       fails, fails == 1 ? "" : "s", cheaper_fails, paired_fails);
+	printf("dispatch: %u point%s missed the best bound, %u the cheaper path's, %u the cheaper path's paired by round; %u of %u paired verdicts resolved (each 95 %% interval on one side of its bound)\n",
+	       fails, fails == 1 ? "" : "s", cheaper_fails, paired_fails,
+	       resolved, points);
 	return err;
 }

@@ -35,9 +35,12 @@ static void usage(FILE *f)
 "                   throughput and CPU per GB of the two, and of the\n"
 "                   cheaper path's: from the medians, and paired (the\n"
 "                   median of auto over the cheaper path in each round)\n"
-"  --repeat N       with --dispatch: runs per mode and point, interleaved,\n"
-"                   in an order that turns each round, the median kept\n"
-"                   (odd, default 3)\n"
+"  --repeat N       with --dispatch: rounds per point; a round runs the\n"
+"                   three modes one after another, a slice of --seconds\n"
+"                   each, on submitting threads that never stop, in an\n"
+"                   order that turns each round; medians kept, and the\n"
+"                   paired ratios' 95 %% intervals printed (odd, 1..63,\n"
+"                   default 3)\n"
 "  --no-qd1         with --helper: deep-queue runs only\n"
 "  --cpu            OpenSSL EVP on 1 core and on all cores\n"
 "  --pcie           pinned host<->GPU copy bandwidth (the link's bound),\n"
@@ -141,7 +144,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind != argc || o.seconds <= 0 || (o.sweep && o.shape[1]) ||
-	    o.repeat < 1 || o.repeat > 15 || !(o.repeat & 1))
+	    o.repeat < 1 || o.repeat > BENCH_REPEAT_MAX || !(o.repeat & 1))
 		goto bad;
 	if (!raw && !helper && !cpu && !pcie && !dispatch)
 		raw = helper = cpu = pcie = 1;
