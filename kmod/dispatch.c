@@ -232,14 +232,15 @@ enum gpu_aes_choice gpu_aes_dispatch_choose(const struct gpu_aes_dispatch_in *in
 	/*
 	 * Costlier in all, but a saturated CPU sheds the request for less
 	 * than running it costs, and the rest happens on CPUs that were idle
-	 * and on the GPU; only while the ring costs at most
-	 * GPU_AES_LOAD_COST_MAX times the CPU in all, since splitting a
-	 * consumer's requests between the paths has a price of its own.
+	 * and on the GPU; only while the ring costs little more in all
+	 * (dispatch.h: GPU_AES_LOAD_COST_DIV), since what is shed costs the
+	 * machine that much more per byte.
 	 */
 	if (in->saturated && in->spare && in->headroom &&
 	    in->submit_ns_per_kib && in->ring_ns_per_kib &&
 	    in->submit_ns_per_kib < in->cpu_ns_per_kib &&
-	    in->ring_ns_per_kib <= GPU_AES_LOAD_COST_MAX * in->cpu_ns_per_kib)
+	    in->ring_ns_per_kib <= in->cpu_ns_per_kib +
+				   in->cpu_ns_per_kib / GPU_AES_LOAD_COST_DIV)
 		return GPU_AES_CHOOSE_RING_LOAD;
 	return in->explore ? GPU_AES_CHOOSE_RING_EXPLORE :
 			     GPU_AES_CHOOSE_CPU_COST;
@@ -390,7 +391,7 @@ static u32 gpu_aes_explore_ratio(const struct gpu_aes_dispatch_in *in,
 	u64 explored, chosen;
 
 	if (choice == GPU_AES_CHOOSE_RING_LOAD)
-		return 1;	/* never flipped: costs within 2x anyway */
+		return 1;	/* never flipped: costs within 5/4 anyway */
 	if (!in->ring_ns_per_kib || !in->cpu_ns_per_kib ||
 	    (in->lone && !in->ring_lone_ns))
 		return 0;

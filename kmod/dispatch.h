@@ -24,9 +24,9 @@
  *  - else the cheaper path in CPU, with hysteresis (the cost rule);
  *  - else the ring when this CPU is saturated while the machine has idle
  *    CPUs to run the helper on, the ring has headroom, posting costs this
- *    CPU less than running the request and the ring costs at most twice
- *    the CPU in all: a consumer bound by one CPU then gains throughput
- *    from idle ones (the load rule).
+ *    CPU less than running the request and the ring costs at most a
+ *    quarter more than the CPU in all: a consumer bound by one CPU then
+ *    gains throughput from idle ones for little CPU (the load rule).
  * A decision now and then goes the other way, so neither estimate goes
  * stale: at most one in GPU_AES_EXPLORE_EVERY times the cost ratio of the
  * two paths, so exploring costs at most about 1/GPU_AES_EXPLORE_EVERY of
@@ -127,8 +127,15 @@ struct gpu_aes_dispatch_in {
 
 /* A CPU busy this share of the time or more is saturated. */
 #define GPU_AES_SATURATED_PCT	90
-/* The load rule never pays more than this many times the CPU's cost. */
-#define GPU_AES_LOAD_COST_MAX	2
+/*
+ * The load rule pays at most 1/GPU_AES_LOAD_COST_DIV more than the CPU in
+ * all.  Shedding a share f of the work to a ring that costs r times the
+ * CPU costs f * (r - 1) more CPU per byte: at r up to 2, the 3-6 % of
+ * requests a lone busy thread shed raised its CPU per GB by 5-8 % and
+ * bought no throughput (bench --dispatch, 1 thread, cpu backend).  At
+ * r <= 5/4 even a fifth of the work shed stays within 5 %.
+ */
+#define GPU_AES_LOAD_COST_DIV	4
 /* A machine idle this share of the time or more has CPUs to spare. */
 #define GPU_AES_SPARE_PCT	25
 /*
