@@ -928,9 +928,11 @@ static const char *const dispatch_paths[] = {
  * seconds (a single-threaded OpenSSL loop alone spreads 12-17 % between
  * runs of 1 s on the GPU machine); slices next to each other see the same
  * host, so auto over the cheaper path within a round is what the policy
- * did, not what the host did meanwhile.  The order turns each round, so
- * no mode always follows the same one.  A slice that completed nothing,
- * or a failed request anywhere, fails the point.
+ * did, not what the host did meanwhile.  A slice after the ring's starts
+ * in caches the ring's traffic swept, with auto's estimates fresh from
+ * it: the rounds cycle through the six orders, so that over six rounds
+ * each mode follows each other mode three times.  A slice that completed
+ * nothing, or a failed request anywhere, fails the point.
  */
 static int dispatch_rounds(struct kring_host *h, const struct bench_opts *o,
 			   const struct bench_alg *a, unsigned int n, int trace,
@@ -938,6 +940,10 @@ static int dispatch_rounds(struct kring_host *h, const struct bench_opts *o,
 			   int64_t why[NR_DISPATCH_REASONS])
 {
 	static const struct dq_spec mixed = { "dispatch", 1024, 65536 };
+	static const unsigned char orders[6][3] = {
+		{ 0, 1, 2 }, { 1, 2, 0 }, { 2, 0, 1 },
+		{ 0, 2, 1 }, { 2, 1, 0 }, { 1, 0, 2 },
+	};
 	struct dq_snap s0, s1;
 	struct dq_run run;
 	int err;
@@ -949,7 +955,7 @@ static int dispatch_rounds(struct kring_host *h, const struct bench_opts *o,
 		sleep_s(0.2);	/* queues, estimates, caches */
 	for (unsigned int k = 0; !err && k < o->repeat; k++)
 		for (unsigned int j = 0; j < 3; j++) {
-			unsigned int m = (j + k) % 3;
+			unsigned int m = orders[k % 6][j];
 
 			kring_set_dispatch(dispatch_modes[m]);
 			sleep_s(DISPATCH_SETTLE_S);
