@@ -850,6 +850,32 @@ __device__ void fill_tables(uint32_t *sm, bool dec)
 }
 
 /*
+ * The last CTA to finish (a ticket taken after each CTA's fence, as in
+ * CUDA's threadFenceReduction sample) moves the GHASH sums to @out and
+ * zeroes them and the ticket: every warp's atomicXor is visible device-
+ * wide before its CTA takes a ticket, and atomicExch reads each sum where
+ * the atomics happened.  Every CTA of the grid must get here.
+ */
+__device__ void ghash_hand_over(uint32_t *ghash, uint32_t *out,
+				uint32_t *ticket, uint32_t words)
+{
+	__shared__ bool last;
+
+	__threadfence();
+	__syncthreads();
+	if (threadIdx.x == 0)
+		last = atomicAdd(ticket, 1U) == gridDim.x - 1;
+	__syncthreads();
+	if (!last)
+		return;
+	__threadfence();
+	for (uint32_t i = threadIdx.x; i < words; i += blockDim.x)
+		out[i] = atomicExch(ghash + i, 0U);
+	if (threadIdx.x == 0)
+		*ticket = 0;
+}
+
+/*
  * CTAs [0, enc_ctas) take the chunks of the encryption tables, the others
  * the decrypting ones; a CTA fills the tables of its side once.  Of the
  * first nenc chunks the last nser are serial: after its share of the
@@ -862,7 +888,8 @@ __global__ void __launch_bounds__(512)
 aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 	  const gpu_aes_kchunk *chunks, uint32_t nenc, uint32_t nser,
 	  uint32_t ndec, uint32_t enc_ctas, const gpu_aes_dev_key *keys,
-	  uint32_t *ghash, const __grid_constant__ gpu_aes_inline inl)
+	  uint32_t *ghash, uint32_t *ghash_out, uint32_t *ghash_ticket,
+	  uint32_t ghash_words, const __grid_constant__ gpu_aes_inline inl)
 {
 	extern __shared__ uint4 smem_raw[];
 	uint32_t *sm = reinterpret_cast<uint32_t *>(smem_raw);
@@ -881,20 +908,22 @@ aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 		n = nenc - nser;
 		stride = enc_ctas;
 	}
-	if (first >= n && !serial)
-		return;
-	fill_tables<V>(sm, dec);
-	for (uint32_t c = first; c < n; c += stride) {
-		const gpu_aes_kchunk ch = chunks ? chunks[c] : inl.chunks[c];
-		const gpu_aes_kseg sg = chunks ? segs[ch.seg] : inl.segs[ch.seg];
+	/* CTA-uniform: first, n and serial depend on blockIdx alone. */
+	if (first < n || serial) {
+		fill_tables<V>(sm, dec);
+		for (uint32_t c = first; c < n; c += stride) {
+			const gpu_aes_kchunk ch = chunks ? chunks[c] :
+							   inl.chunks[c];
+			const gpu_aes_kseg sg = chunks ? segs[ch.seg] :
+							 inl.segs[ch.seg];
 
-		dispatch<V, B, EXT>(smb, lane4, base, sg, ch, keys, ghash);
+			dispatch<V, B, EXT>(smb, lane4, base, sg, ch, keys,
+					    ghash);
+		}
 	}
 	if constexpr (EXT) {
-		if (!serial)
-			return;
-		for (uint32_t j = threadIdx.x * enc_ctas + blockIdx.x; j < nser;
-		     j += enc_ctas * blockDim.x) {
+		for (uint32_t j = threadIdx.x * enc_ctas + blockIdx.x;
+		     serial && j < nser; j += enc_ctas * blockDim.x) {
 			const uint32_t c = n + j;
 			const gpu_aes_kchunk ch = chunks ? chunks[c] :
 							   inl.chunks[c];
@@ -904,11 +933,14 @@ aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 			dispatch_serial<V>(smb, lane4, base, sg, ch, keys);
 		}
 	}
+	if (ghash_out)
+		ghash_hand_over(ghash, ghash_out, ghash_ticket, ghash_words);
 }
 
 typedef void (*kfn)(uint8_t *, const gpu_aes_kseg *, const gpu_aes_kchunk *,
 		    uint32_t, uint32_t, uint32_t, uint32_t,
-		    const gpu_aes_dev_key *, uint32_t *, const gpu_aes_inline);
+		    const gpu_aes_dev_key *, uint32_t *, uint32_t *, uint32_t *,
+		    uint32_t, const gpu_aes_inline);
 
 kfn pick(unsigned int variant, unsigned int bpt, bool ext)
 {
@@ -977,6 +1009,8 @@ extern "C" int gpu_aes_kernel_launch(const struct gpu_aes_launch *l,
 	/* Only the EXT build runs serial chunks: refuse, not skip them. */
 	if (l->nser > nenc || (l->nser && !l->ext))
 		return -1;
+	if (l->ghash_out && (!l->ghash || !l->ghash_ticket))
+		return -1;
 	if (grid > l->nchunks)
 		grid = l->nchunks;
 	if (ndec == 0) {
@@ -996,6 +1030,7 @@ extern "C" int gpu_aes_kernel_launch(const struct gpu_aes_launch *l,
 	pick(l->shape.variant, l->shape.bpt, l->ext != 0)<<<grid, l->shape.threads,
 		smem_bytes(l->shape.variant, nenc != 0, ndec != 0), stream>>>(
 		l->base, l->segs, l->chunks, nenc, l->nser, ndec, enc_ctas,
-		l->keys, l->ghash, l->inl);
+		l->keys, l->ghash, l->ghash_out, l->ghash_ticket,
+		l->ghash_words, l->inl);
 	return cudaGetLastError() == cudaSuccess ? 0 : -1;
 }

@@ -35,6 +35,18 @@ struct gpu_aes_launch {
 	 * no segment is GCM.
 	 */
 	uint32_t *ghash;
+	/*
+	 * GCM, optional: memory the host reads (device view of pinned host
+	 * memory) for ghash_words words of sums, and a ticket word in device
+	 * memory, zero before the launch.  The last CTA to finish moves the
+	 * sums there and leaves ghash and the ticket zero for the next
+	 * launch on the same stream, so a GCM batch needs neither a memset
+	 * before its launch nor a copy after it: each is an operation on a
+	 * lone request's path.  NULL: the caller zeroes and copies ghash.
+	 */
+	uint32_t *ghash_out;
+	uint32_t *ghash_ticket;
+	uint32_t ghash_words;
 	uint32_t ext;		/* 1 when an op has GPU_AES_KOPF_EXT */
 	uint32_t nchunks;
 	/*

@@ -34,6 +34,14 @@ struct slot {
 	gpu_aes_kseg *h_segs, *d_segs;
 	gpu_aes_kchunk *h_chunks, *d_chunks;
 	uint32_t *h_ghash, *d_ghash;	/* GCM: 4 words per segment */
+	uint32_t *dv_ghash;		/* device view of h_ghash */
+	/*
+	 * d_ghash and its ticket word (after max_segs segments' sums) are
+	 * zero: the last kernel to use them handed the sums over itself
+	 * (aes_kernel.h: ghash_out).  Set by the completer, read by the core.
+	 */
+	bool ghash_clean;
+	bool hand_over;			/* the last batch's kernel did that */
 	bool gcm;			/* the batch has GCM segments */
 	bool ext;			/* ... or XTS ones */
 	uint32_t nr;			/* h_segs entries the last batch used */

@@ -235,6 +235,9 @@ void *completer(void *arg)
 
 		if (!s->failed && s->gcm)
 			gcm_finish(w->be->region, s, b);
+		/* The slot goes back under the lock below: the core sees it. */
+		if (s->gcm)
+			s->ghash_clean = !s->failed && s->hand_over;
 
 		/*
 		 * The GPU is done with the slot: hand it back before done(),
@@ -422,6 +425,10 @@ bool enqueue_pieces(gpu_aes_backend *be, worker *w, slot *s,
 		pcs.push_back(p);
 		i = p.s1;
 	}
+	/* Pieces on two streams cannot share a ticket: copied after. */
+	s->hand_over = false;
+	if (s->gcm)
+		s->ghash_clean = false;
 	if ((s->gcm && !CK(w, cudaMemsetAsync(s->d_ghash, 0, n * 16,
 					      s->stream))) ||
 	    !CK(w, cudaMemcpyAsync(s->d_segs, s->h_segs, n * sizeof(gpu_aes_kseg),
@@ -552,13 +559,29 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 		if (!copy_runs(w, runs, r->data, true, s->stream))
 			return false;
 	}
-	if (s->gcm && !CK(w, cudaMemsetAsync(s->d_ghash, 0, n * 16, s->stream)))
+	/*
+	 * GCM: the kernel hands the sums over to h_ghash itself and leaves
+	 * d_ghash zero; zeroed here only after a batch that did not.
+	 */
+	bool hand_over = s->gcm && nch > 0;
+
+	if (s->gcm && !s->ghash_clean &&
+	    !CK(w, cudaMemsetAsync(s->d_ghash, 0,
+				   (size_t)w->max_segs * 16 + 16, s->stream)))
 		return false;
+	if (s->gcm)
+		s->ghash_clean = false;
+	s->hand_over = hand_over;
 	l.base = zc ? w->zc_data : w->d_data;
 	l.segs = inl ? nullptr : s->d_segs;
 	l.chunks = inl ? nullptr : s->d_chunks;
 	l.keys = w->d_keys;
 	l.ghash = s->gcm ? s->d_ghash : nullptr;
+	if (hand_over) {
+		l.ghash_out = s->dv_ghash;
+		l.ghash_ticket = s->d_ghash + 4 * (size_t)w->max_segs;
+		l.ghash_words = 4 * n;
+	}
 	l.ext = s->ext;
 	l.nchunks = (uint32_t)nch;
 	l.nenc = (uint32_t)nenc;
@@ -577,8 +600,9 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 		s->failed = true;
 		return true;
 	}
-	if (s->gcm && !CK(w, cudaMemcpyAsync(s->h_ghash, s->d_ghash, n * 16,
-					     cudaMemcpyDeviceToHost, s->stream))) {
+	if (s->gcm && !hand_over &&
+	    !CK(w, cudaMemcpyAsync(s->h_ghash, s->d_ghash, n * 16,
+				   cudaMemcpyDeviceToHost, s->stream))) {
 		s->failed = true;
 		return true;
 	}
@@ -675,8 +699,14 @@ worker *worker_new(gpu_aes_backend *be, int dev)
 		    !CK(w, cudaMalloc(&s.d_segs, w->max_segs * sizeof(gpu_aes_kseg))) ||
 		    !CK(w, cudaMalloc(&s.d_chunks, w->max_chunks * sizeof(gpu_aes_kchunk))) ||
 		    !CK(w, cudaMallocHost(&s.h_ghash, w->max_segs * 16)) ||
-		    !CK(w, cudaMalloc(&s.d_ghash, w->max_segs * 16)))
+		    !CK(w, cudaHostGetDevicePointer((void **)&s.dv_ghash,
+						    s.h_ghash, 0)) ||
+		    /* and the hand-over's ticket word */
+		    !CK(w, cudaMalloc(&s.d_ghash, w->max_segs * 16 + 16)) ||
+		    !CK(w, cudaMemset(s.d_ghash, 0, w->max_segs * 16 + 16)))
 			goto fail;
+		else
+			s.ghash_clean = true;
 	load_shape(w, p);
 	if (w->dead)
 		goto fail;
