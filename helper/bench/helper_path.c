@@ -809,8 +809,6 @@ int bench_helper(const struct bench_opts *o)
 	return err;
 }
 
-#define DISPATCH_REPEAT_MAX	BENCH_REPEAT_MAX
-
 /* The policy's reasons, as auto's decisions are reported per point. */
 static const char *const dispatch_reasons[] = {
 	"policy_ring_cost", "policy_ring_lone", "policy_ring_load",
@@ -936,7 +934,7 @@ static const char *const dispatch_paths[] = {
  */
 static int dispatch_rounds(struct kring_host *h, const struct bench_opts *o,
 			   const struct bench_alg *a, unsigned int n, int trace,
-			   struct bench_result runs[3][DISPATCH_REPEAT_MAX],
+			   struct bench_result runs[3][BENCH_REPEAT_MAX],
 			   int64_t why[NR_DISPATCH_REASONS])
 {
 	static const struct dq_spec mixed = { "dispatch", 1024, 65536 };
@@ -1026,10 +1024,10 @@ int bench_dispatch(const struct bench_opts *o)
 		for (unsigned int n = 1; n <= all; n = n * 2 > all && n < all ?
 						       all : n * 2) {
 			double best_gbps = 0, best_cpu = 0, spread[3];
-			struct bench_result runs[3][DISPATCH_REPEAT_MAX];
+			struct bench_result runs[3][BENCH_REPEAT_MAX];
 			int64_t why[NR_DISPATCH_REASONS] = { 0 };
-			double pair_gbps[2][DISPATCH_REPEAT_MAX];
-			double pair_cpu[2][DISPATCH_REPEAT_MAX], pg, pc;
+			double pair_gbps[2][BENCH_REPEAT_MAX];
+			double pair_cpu[2][BENCH_REPEAT_MAX], pg, pc;
 			double pg_lo, pg_hi, pc_lo, pc_hi;
 			unsigned int cheaper;
 			int ok, ok_cheaper, ok_paired;

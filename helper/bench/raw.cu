@@ -8,6 +8,7 @@
  * every launch shape for AES-128-CTR at 256 MiB first; then one 4 KiB
  * launch at a time, each waited for (raw-qd1).
  */
+#include "../../uapi/gpu_aes.h"
 #include "../cuda/aes_gpu.h"
 #include "../cuda/aes_kernel.h"
 #include "bench.h"
@@ -241,19 +242,12 @@ const raw_op raw_ops[] = {
 	{ GPU_AES_KOP_CBC_DEC, "cbc-dec", 5, 0, false },
 };
 
-/* raw-qd1: the helper path's algorithms, as bench_algs names them. */
-struct qd1_op {
-	uint8_t op;
-	const char *name;
-	uint16_t key;		/* 0 AES-128, 2 AES-256 */
-	uint32_t aad_len;
-};
-
-const qd1_op qd1_ops[] = {
-	{ GPU_AES_KOP_CTR, "aes-128-ctr", 0, 0 },
-	{ GPU_AES_KOP_XTS_ENC, "aes-256-xts", 2, 0 },
-	{ GPU_AES_KOP_GCM_ENC, "aes-128-gcm", 0, 13 },
-};
+/* The kernel op that encrypts for one of bench_algs' algorithms. */
+uint8_t encrypt_op(unsigned int alg)
+{
+	return alg == GPU_AES_ALG_XTS ? GPU_AES_KOP_XTS_ENC :
+	       alg == GPU_AES_ALG_GCM ? GPU_AES_KOP_GCM_ENC : GPU_AES_KOP_CTR;
+}
 
 } /* namespace */
 
@@ -396,19 +390,22 @@ extern "C" int bench_raw(const struct bench_opts *o)
 	 * helper path's QD1 rows measure, with the same keys: what a QD1
 	 * figure through the host path is judged against.
 	 */
-	for (const qd1_op &q : qd1_ops) {
+	for (const bench_alg &a : bench_algs) {
+		/* key slots 0, 1, 2: AES-128, -192, -256; XTS's are two keys */
+		uint32_t aes_key = a.alg == GPU_AES_ALG_XTS ? a.key_len / 2 :
+							      a.key_len;
 		struct bench_result r;
 
 		memset(&r, 0, sizeof(r));
-		sg.op = q.op;
-		sg.key = q.key;
-		sg.rounds = (uint8_t)(10 + 2 * q.key);
+		sg.op = encrypt_op(a.alg);
+		sg.key = (uint16_t)((aes_key - 16) / 8);
+		sg.rounds = (uint8_t)(10 + 2 * sg.key);
 		sg.len = 4096;
-		sg.aad_len = q.aad_len;
+		sg.aad_len = a.aad_len;
 		if (time_round_trips(c, sg, best, o->seconds, &r))
 			return -1;
 		snprintf(r.path, sizeof(r.path), "raw-qd1");
-		snprintf(r.alg, sizeof(r.alg), "%s", q.name);
+		snprintf(r.alg, sizeof(r.alg), "%s", a.name);
 		r.size = sg.len;
 		snprintf(r.note, sizeof(r.note),
 			 "launch + cudaStreamSynchronize, one at a time");

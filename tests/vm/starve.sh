@@ -111,8 +111,9 @@ attack() {
 # up to the scheduler, and a starver submitting while the victims keep
 # the queue full is backlogged, holding no reservation to be caught with:
 # under TCG a 20 s round often does not bite, and three in a row did not
-# in CI of 6e7ee36 (6.1).  Up to six rounds, until one bites; every round's victim is held to the same
-# bounds, so a round that bit and one that did not are checked alike.
+# in CI of 6e7ee36 (6.1).  Up to six rounds, until one bites; every
+# round's victim is held to the same bounds, so a round that bit and one
+# that did not are checked alike.
 round=0 bit=0 ok=1 to=0 late=0 af_worst=0 dm_worst=0
 while [ $round -lt 6 ] && [ $bit = 0 ]; do
 	round=$((round + 1))
