@@ -246,10 +246,13 @@ enum gpu_aes_choice gpu_aes_dispatch_choose(const struct gpu_aes_dispatch_in *in
 			     GPU_AES_CHOOSE_CPU_COST;
 }
 
-/* Busy share of this CPU over the last window of at least 10 ms. */
-static bool gpu_aes_cpu_saturated(struct gpu_aes_dispatch_pcpu *pc)
+/*
+ * Busy share of this CPU over the last window of at least 10 ms; @now:
+ * the decision's jiffies.
+ */
+static bool gpu_aes_cpu_saturated(struct gpu_aes_dispatch_pcpu *pc,
+				  unsigned long now)
 {
-	unsigned long now = jiffies;
 	int forced = gpu_aes_dispatch_test_saturated();
 	u64 idle, wall, dw, di;
 
@@ -283,9 +286,9 @@ static struct {
 	bool spare;
 } gpu_aes_machine;
 
-static bool gpu_aes_machine_spare(void)
+static bool gpu_aes_machine_spare(unsigned long now)
 {
-	unsigned long now = jiffies, at = READ_ONCE(gpu_aes_machine.at);
+	unsigned long at = READ_ONCE(gpu_aes_machine.at);
 	u64 idle = 0, wall, i, dw;
 	unsigned int n = 0;
 	int forced = gpu_aes_dispatch_test_saturated();
@@ -403,10 +406,25 @@ static u32 gpu_aes_explore_ratio(const struct gpu_aes_dispatch_in *in,
 				     1), U32_MAX);
 }
 
-/* Is it this CPU's turn to explore (dispatch.h: GPU_AES_EXPLORE_EVERY)? */
-static bool gpu_aes_explore_due(struct gpu_aes_dispatch_pcpu *pc, u32 ratio)
+/*
+ * Is it this CPU's turn to explore (dispatch.h: GPU_AES_EXPLORE_EVERY)?
+ * Weighed once in GPU_AES_EXPLORE_UNKNOWN decisions, of which every count
+ * of decisions between explorations is a multiple: the ratio's division
+ * and the clock stay off the other decisions.  @now: the decision's
+ * jiffies.
+ */
+static bool gpu_aes_explore_due(struct gpu_aes_dispatch_pcpu *pc,
+				const struct gpu_aes_dispatch_in *in,
+				enum gpu_aes_choice choice, unsigned long now)
 {
-	u32 every = gpu_aes_explore_every(ratio);
+	u32 ratio, every;
+	unsigned long gap;
+
+	if (gpu_aes_dispatch_frozen() ||
+	    ++pc->since_explore % GPU_AES_EXPLORE_UNKNOWN)
+		return false;
+	ratio = gpu_aes_explore_ratio(in, choice);
+	every = gpu_aes_explore_every(ratio);
 	/*
 	 * Exploring a path that costs no more takes nothing from the work,
 	 * only a little latency from one request: no clock.  That is what
@@ -414,17 +432,13 @@ static bool gpu_aes_explore_due(struct gpu_aes_dispatch_pcpu *pc, u32 ratio)
 	 * (each request it ran synchronously left the queue empty) once the
 	 * ring is the cheaper path.
 	 */
-	unsigned long gap = ratio == 1 ? 0 :
-			    ratio ? GPU_AES_EXPLORE_JIFFIES :
-			    GPU_AES_EXPLORE_JIFFIES / 10;
-
-	if (gpu_aes_dispatch_frozen())
-		return false;
-	if (++pc->since_explore < every ||
-	    time_before(jiffies, pc->explore_at + gap))
+	gap = ratio == 1 ? 0 : ratio ? GPU_AES_EXPLORE_JIFFIES :
+				       GPU_AES_EXPLORE_JIFFIES / 10;
+	if (pc->since_explore < every ||
+	    time_before(now, pc->explore_at + gap))
 		return false;
 	pc->since_explore = 0;
-	pc->explore_at = jiffies;
+	pc->explore_at = now;
 	return true;
 }
 
@@ -435,6 +449,7 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 {
 	unsigned int a = gpu_aes_alg_row(job->desc), c = gpu_aes_size_class(bytes);
 	struct gpu_aes_queue *q = gpu_aes_ring_queue(ring);
+	unsigned long now;
 	u32 submit, complete, depth;
 	enum gpu_aes_choice choice;
 
@@ -444,6 +459,8 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 	if (in->mode != GPU_AES_DISPATCH_AUTO)
 		return gpu_aes_dispatch_choose(in);
 
+	/* One look at the clock per decision (kring's jiffies is a call). */
+	now = jiffies;
 	in->cpu_ns_per_kib = gpu_aes_borrow(pc->cpu_ns[a], c);
 	submit = gpu_aes_borrow(pc->submit_ns[a], c);
 	complete = READ_ONCE(gpu_aes_dispatch_queues[q->id].complete_ns_per_kib);
@@ -461,11 +478,11 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 	depth = gpu_aes_queue_in_flight(q) + READ_ONCE(q->nr_backlog);
 	pc->depth16 += min(depth, GPU_AES_DEPTH_MAX) - pc->depth16 / 16;
 	in->lone = !depth && pc->depth16 < 16;
-	in->saturated = gpu_aes_cpu_saturated(pc);
-	in->spare = in->saturated && gpu_aes_machine_spare();
+	in->saturated = gpu_aes_cpu_saturated(pc, now);
+	in->spare = in->saturated && gpu_aes_machine_spare(now);
 	in->headroom = gpu_aes_ring_headroom(ring, q, bytes);
 	choice = gpu_aes_dispatch_choose(in);
-	if (gpu_aes_explore_due(pc, gpu_aes_explore_ratio(in, choice))) {
+	if (gpu_aes_explore_due(pc, in, choice, now)) {
 		in->explore = true;
 		choice = gpu_aes_dispatch_choose(in);
 	}
