@@ -479,9 +479,19 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 	pc->depth16 += min(depth, GPU_AES_DEPTH_MAX) - pc->depth16 / 16;
 	in->lone = !depth && pc->depth16 < 16;
 	in->saturated = gpu_aes_cpu_saturated(pc, now);
-	in->spare = in->saturated && gpu_aes_machine_spare(now);
-	in->headroom = gpu_aes_ring_headroom(ring, q, bytes);
 	choice = gpu_aes_dispatch_choose(in);
+	/*
+	 * The load rule can only turn a cost decision for the CPU on a
+	 * saturated CPU around: its other inputs (the machine's idle share,
+	 * the queue's fill) are read for those alone.
+	 */
+	if (choice == GPU_AES_CHOOSE_CPU_COST && in->saturated) {
+		in->spare = gpu_aes_machine_spare(now);
+		in->headroom = in->spare &&
+			       gpu_aes_ring_headroom(ring, q, bytes);
+		if (in->headroom)
+			choice = gpu_aes_dispatch_choose(in);
+	}
 	if (gpu_aes_explore_due(pc, in, choice, now)) {
 		in->explore = true;
 		choice = gpu_aes_dispatch_choose(in);
