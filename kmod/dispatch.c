@@ -38,6 +38,9 @@
  * @submit_ns: the ring's cost on the submitting CPU (reservation, copy
  *	in, posting), ns per KiB.
  * @ring_chosen: the last cost decision was the ring (hysteresis).
+ * @repeat: decisions left that repeat @last (dispatch.h: GPU_AES_REPEAT).
+ * @last: the last decision weighed.
+ * @last_lone: whether the request @last was for was alone.
  * @decisions: requests routed on this CPU: which to time.
  * @since_explore: decisions since this CPU last explored.
  * @depth16: sixteen times a mean of what was in flight on this CPU's
@@ -53,6 +56,9 @@ struct gpu_aes_dispatch_pcpu {
 	u32 cpu_ns[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
 	u32 submit_ns[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
 	u8 ring_chosen[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
+	u8 repeat[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
+	u8 last[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
+	bool last_lone[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
 	u32 decisions;
 	u32 since_explore;
 	u32 depth16;
@@ -100,6 +106,13 @@ static bool gpu_aes_dispatch_frozen(void)
 static int gpu_aes_dispatch_test_saturated(void)
 {
 	return READ_ONCE(gpu_aes_dispatch_test.saturated);
+}
+
+/* Tests inject figures and expect the next decision to weigh them. */
+static bool gpu_aes_dispatch_repeats(void)
+{
+	return !READ_ONCE(gpu_aes_dispatch_test.frozen) ||
+	       READ_ONCE(gpu_aes_dispatch_test.repeat);
 }
 
 void gpu_aes_dispatch_test_set(unsigned int alg, unsigned int class,
@@ -153,6 +166,11 @@ static inline int gpu_aes_dispatch_test_saturated(void)
 {
 	return -1;
 }
+
+static inline bool gpu_aes_dispatch_repeats(void)
+{
+	return true;
+}
 #endif
 
 unsigned int gpu_aes_size_class(u64 bytes)
@@ -205,6 +223,20 @@ static enum gpu_aes_choice gpu_aes_choose_lone(const struct gpu_aes_dispatch_in 
 			     GPU_AES_CHOOSE_CPU_LONE;
 }
 
+/*
+ * The load rule's figures, not the load: posting costs this CPU less
+ * than running the request, and the ring costs little more in all
+ * (dispatch.h: GPU_AES_LOAD_COST_DIV), since what is shed costs the
+ * machine that much more per byte.
+ */
+static bool gpu_aes_load_rule_pays(const struct gpu_aes_dispatch_in *in)
+{
+	return in->submit_ns_per_kib && in->ring_ns_per_kib &&
+	       in->submit_ns_per_kib < in->cpu_ns_per_kib &&
+	       in->ring_ns_per_kib <= in->cpu_ns_per_kib +
+				      in->cpu_ns_per_kib / GPU_AES_LOAD_COST_DIV;
+}
+
 enum gpu_aes_choice gpu_aes_dispatch_choose(const struct gpu_aes_dispatch_in *in)
 {
 	bool ring_better;
@@ -232,15 +264,10 @@ enum gpu_aes_choice gpu_aes_dispatch_choose(const struct gpu_aes_dispatch_in *in
 	/*
 	 * Costlier in all, but a saturated CPU sheds the request for less
 	 * than running it costs, and the rest happens on CPUs that were idle
-	 * and on the GPU; only while the ring costs little more in all
-	 * (dispatch.h: GPU_AES_LOAD_COST_DIV), since what is shed costs the
-	 * machine that much more per byte.
+	 * and on the GPU.
 	 */
 	if (in->saturated && in->spare && in->headroom &&
-	    in->submit_ns_per_kib && in->ring_ns_per_kib &&
-	    in->submit_ns_per_kib < in->cpu_ns_per_kib &&
-	    in->ring_ns_per_kib <= in->cpu_ns_per_kib +
-				   in->cpu_ns_per_kib / GPU_AES_LOAD_COST_DIV)
+	    gpu_aes_load_rule_pays(in))
 		return GPU_AES_CHOOSE_RING_LOAD;
 	return in->explore ? GPU_AES_CHOOSE_RING_EXPLORE :
 			     GPU_AES_CHOOSE_CPU_COST;
@@ -421,7 +448,7 @@ static bool gpu_aes_explore_due(struct gpu_aes_dispatch_pcpu *pc,
 	unsigned long gap;
 
 	if (gpu_aes_dispatch_frozen() ||
-	    ++pc->since_explore % GPU_AES_EXPLORE_UNKNOWN)
+	    pc->since_explore % GPU_AES_EXPLORE_UNKNOWN)
 		return false;
 	ratio = gpu_aes_explore_ratio(in, choice);
 	every = gpu_aes_explore_every(ratio);
@@ -452,12 +479,33 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 	unsigned long now;
 	u32 submit, complete, depth;
 	enum gpu_aes_choice choice;
+	bool repeatable;
 
 	memset(in, 0, sizeof(*in));
 	in->mode = READ_ONCE(gpu_aes_dispatch);
 	in->bytes = bytes;
 	if (in->mode != GPU_AES_DISPATCH_AUTO)
 		return gpu_aes_dispatch_choose(in);
+
+	/*
+	 * Alone: nothing in flight or waiting now, and next to nothing
+	 * lately - a consumer that waits for each answer, not a stream
+	 * whose queue happens to have drained (or whose requests all ran
+	 * here, synchronously: an exploration to the ring then shows it).
+	 */
+	depth = gpu_aes_queue_in_flight(q) + READ_ONCE(q->nr_backlog);
+	pc->depth16 += min(depth, GPU_AES_DEPTH_MAX) - pc->depth16 / 16;
+	in->lone = !depth && pc->depth16 < 16;
+	/*
+	 * The class's last decision again, unweighed (dispatch.h:
+	 * GPU_AES_REPEAT), but on the decisions that weigh exploring.
+	 */
+	if (++pc->since_explore % GPU_AES_EXPLORE_UNKNOWN &&
+	    pc->repeat[a][c] && pc->last_lone[a][c] == in->lone &&
+	    gpu_aes_dispatch_repeats()) {
+		pc->repeat[a][c]--;
+		return pc->last[a][c];
+	}
 
 	/* One look at the clock per decision (kring's jiffies is a call). */
 	now = jiffies;
@@ -469,15 +517,6 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 		in->ring_ns_per_kib = gpu_aes_ring_cost(submit, complete, ring);
 	in->ring_lone_ns = gpu_aes_borrow(gpu_aes_lone_ns[a], c);
 	in->ring_was_chosen = pc->ring_chosen[a][c];
-	/*
-	 * Alone: nothing in flight or waiting now, and next to nothing
-	 * lately - a consumer that waits for each answer, not a stream
-	 * whose queue happens to have drained (or whose requests all ran
-	 * here, synchronously: an exploration to the ring then shows it).
-	 */
-	depth = gpu_aes_queue_in_flight(q) + READ_ONCE(q->nr_backlog);
-	pc->depth16 += min(depth, GPU_AES_DEPTH_MAX) - pc->depth16 / 16;
-	in->lone = !depth && pc->depth16 < 16;
 	in->saturated = gpu_aes_cpu_saturated(pc, now);
 	choice = gpu_aes_dispatch_choose(in);
 	/*
@@ -500,6 +539,19 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 		pc->ring_chosen[a][c] = 1;
 	else if (choice == GPU_AES_CHOOSE_CPU_COST)
 		pc->ring_chosen[a][c] = 0;
+	/*
+	 * Not repeated: an exploration, and what the load rule decided or
+	 * could decide next, which weighs the queue's fill each request
+	 * changes.
+	 */
+	repeatable = choice == GPU_AES_CHOOSE_RING_COST ||
+		     choice == GPU_AES_CHOOSE_RING_LONE ||
+		     choice == GPU_AES_CHOOSE_CPU_LONE ||
+		     (choice == GPU_AES_CHOOSE_CPU_COST &&
+		      !(in->saturated && gpu_aes_load_rule_pays(in)));
+	pc->repeat[a][c] = repeatable ? GPU_AES_REPEAT : 0;
+	pc->last[a][c] = choice;
+	pc->last_lone[a][c] = in->lone;
 	return choice;
 }
 

@@ -160,6 +160,20 @@ struct gpu_aes_dispatch_in {
 #define GPU_AES_EXPLORE_UNKNOWN	16U
 #define GPU_AES_EXPLORE_RATIO_MAX	1024U
 #define GPU_AES_EXPLORE_JIFFIES	(HZ / 10)
+/*
+ * Weighing the figures is most of what auto adds to a request the CPU
+ * driver runs (30-100 ns a request on the GPU machine, 1-3 % of a mixed
+ * one): a CPU repeats a decision of the cost or the latency rule for the
+ * next GPU_AES_REPEAT requests of its algorithm and size class that are
+ * alone, or not, as that one was, weighing again on the decisions that
+ * weigh exploring (one in GPU_AES_EXPLORE_UNKNOWN).  Estimates move by an
+ * eighth a sample, one request in GPU_AES_SAMPLE_EVERY: a decision that
+ * lags them by fifteen requests of a class decides as they did.  Never
+ * repeated: explorations, and decisions the load rule made or, on a
+ * saturated CPU where its figures pay, could make next (the queue's fill
+ * changes with each request).
+ */
+#define GPU_AES_REPEAT	15
 /* One request in this many is timed. */
 #define GPU_AES_SAMPLE_EVERY	16
 
@@ -265,10 +279,13 @@ extern const struct attribute_group gpu_aes_dispatch_group;
  * @frozen: no sample updates an estimate (tests inject theirs) and no
  *	decision explores.
  * @saturated: -1: measure; 0 or 1: what every CPU is taken to be.
+ * @repeat: with @frozen, decisions repeat as they do live
+ *	(GPU_AES_REPEAT); without it each one weighs the figures.
  */
 struct gpu_aes_dispatch_test {
 	bool frozen;
 	int saturated;
+	bool repeat;
 };
 
 extern struct gpu_aes_dispatch_test gpu_aes_dispatch_test;

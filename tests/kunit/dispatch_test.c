@@ -37,6 +37,7 @@ static void gt_dispatch_thaw(void *data)
 {
 	WRITE_ONCE(gpu_aes_dispatch_test.frozen, false);
 	WRITE_ONCE(gpu_aes_dispatch_test.saturated, -1);
+	WRITE_ONCE(gpu_aes_dispatch_test.repeat, false);
 	gpu_aes_dispatch_test_reset();
 	WRITE_ONCE(gpu_aes_ring.helper_ns_per_kib, 0);
 	WRITE_ONCE(gpu_aes_ring.helper_mib_per_s, 0);
@@ -260,6 +261,41 @@ static void gpu_aes_dispatch_auto_follows_cost(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_REQUESTS), 3);
 	KUNIT_EXPECT_EQ(test, DELTA(RING_REQUESTS), 3);
 	gt_helper_complete_all(test, h, on_ring);
+	gt_req_expect_done(test, holder);
+	for (i = 0; i < ARRAY_SIZE(r); i++)
+		gt_req_expect_done(test, r[i]);
+}
+
+/*
+ * A cost decision is repeated for the class's next requests without
+ * weighing the figures (GPU_AES_REPEAT), and weighed again on the decision
+ * that weighs exploring, one in GPU_AES_EXPLORE_UNKNOWN: a change in the
+ * figures takes effect there, and every decision is counted once.
+ */
+static void gpu_aes_dispatch_repeats_then_weighs(struct kunit *test)
+{
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	struct gt_req *holder, *r[GPU_AES_EXPLORE_UNKNOWN];
+	struct fake_helper *h = gt_dispatch_setup(test, t, &holder);
+	const unsigned int last = GPU_AES_EXPLORE_UNKNOWN - 1;
+	struct gt_stats s;
+	unsigned int i;
+
+	KUNIT_ASSERT_GE(test, GPU_AES_REPEAT, last - 1);
+	KUNIT_ASSERT_LE(test, last + 1, NR);	/* the holder and 15 fit */
+	WRITE_ONCE(gpu_aes_dispatch_test.repeat, true);
+	gt_stats_snap(&s);
+	gt_costs(400, 100, 100);	/* ring 200 < CPU 400 */
+	KUNIT_EXPECT_TRUE(test, gt_goes_to_ring(test, t, &r[0]));
+	gt_costs(100, 100, 100);	/* now the CPU, by far */
+	for (i = 1; i < last; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, gt_goes_to_ring(test, t, &r[i]),
+				      "decision %u", i + 1);
+	KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &r[last]));
+	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_COST), last);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY_COST), 1);
+	KUNIT_EXPECT_EQ(test, DELTA(RING_REQUESTS), last);
+	gt_helper_complete_all(test, h, last + 1);
 	gt_req_expect_done(test, holder);
 	for (i = 0; i < ARRAY_SIZE(r); i++)
 		gt_req_expect_done(test, r[i]);
@@ -530,6 +566,7 @@ static struct kunit_case gpu_aes_dispatch_cases[] = {
 	KUNIT_CASE(gpu_aes_dispatch_choose_table),
 	KUNIT_CASE(gpu_aes_dispatch_size_classes),
 	KUNIT_CASE(gpu_aes_dispatch_auto_follows_cost),
+	KUNIT_CASE(gpu_aes_dispatch_repeats_then_weighs),
 	KUNIT_CASE(gpu_aes_dispatch_lone_goes_where_sooner),
 	KUNIT_CASE(gpu_aes_dispatch_lone_latency_measured),
 	KUNIT_CASE(gpu_aes_dispatch_borrows_neighbours),
