@@ -1,4 +1,18 @@
-/* auto vs cpu: ns per synchronous CPU request through gpu_aes_route */
+/*
+ * micro.c - what auto adds to a request the CPU driver runs: 1 KiB (or
+ * argv[1] bytes) xts requests submitted through kring one at a time on
+ * one thread, with the cpu backend attached, dispatch=cpu and auto
+ * alternating in 20 rounds of argv[2] requests (the first two rounds
+ * dropped from the means); argv[3] "cpu" or "auto" runs that mode alone.
+ * A request the policy sends to the ring (an exploration) is waited for
+ * by spinning and its wait printed.  An experiment kept with its
+ * results, not part of the product; built against a helper build tree:
+ *
+ *   gcc -O2 -g -std=gnu11 -D_GNU_SOURCE -Ikring -Iuapi -Ihelper/src \
+ *     -o micro micro.c helper/build/kring/libkring.a \
+ *     helper/build/libgpuaes-helper.a -lcrypto -lpthread -ljson-c \
+ *     -L/usr/local/cuda/lib64 -lcudart_static -ldl -lrt -lstdc++
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
