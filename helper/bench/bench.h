@@ -22,7 +22,7 @@ struct bench_opts {
 	unsigned int shape[4];		/* raw: variant, threads, bpt, CTAs/SM;
 					 * shape[1] == 0: the default shape */
 	int qd1;			/* helper: QD1 latency runs too */
-	unsigned int repeat;		/* dispatch: rounds per point */
+	unsigned int repeat;		/* dispatch, decision: rounds */
 };
 
 #define BENCH_REPEAT_MAX	63	/* --repeat */
@@ -56,6 +56,7 @@ int bench_pcie(const struct bench_opts *o);	/* pcie.cu */
 int bench_cpu(const struct bench_opts *o);	/* cpu.c */
 int bench_helper(const struct bench_opts *o);	/* helper_path.c */
 int bench_dispatch(const struct bench_opts *o);	/* helper_path.c */
+int bench_decision(const struct bench_opts *o);	/* helper_path.c */
 
 #ifdef __cplusplus
 }

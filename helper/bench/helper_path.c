@@ -1097,3 +1097,98 @@ int bench_dispatch(const struct bench_opts *o)
 	       resolved, points);
 	return err;
 }
+
+/*
+ * What auto adds to a request the CPU driver runs: this thread submits
+ * requests of --req-sizes' lower bound one at a time, dispatch=cpu and
+ * auto taking turns for --seconds each (the order alternating by round),
+ * --repeat rounds.  Both run nearly every request on the CPU (auto
+ * weighs where each goes, and now and then explores the ring, which is
+ * waited for); the paired difference per request, auto less cpu, is the
+ * decision's cost, with the 95 % interval of its median.
+ */
+int bench_decision(const struct bench_opts *o)
+{
+	static const char *const modes[] = { "cpu", "auto" };
+	const struct bench_alg *a = &bench_algs[1];	/* xts */
+	uint32_t len = (uint32_t)o->req_min;
+	struct qd1_wait w = { PTHREAD_MUTEX_INITIALIZER,
+			      PTHREAD_COND_INITIALIZER, 0, 0 };
+	double ns[2][BENCH_REPEAT_MAX], diff[BENCH_REPEAT_MAX];
+	double lo, hi, med[2];
+	uint64_t reqs[2] = { 0, 0 };
+	int64_t ring[2] = { 0, 0 };
+	struct kring_tfm *tfm = NULL;
+	struct kring_req *req = NULL;
+	struct kring_host *h;
+	struct bench_result r;
+	uint8_t *buf;
+	int err = 0;
+
+	if (len < 16 || len > (1U << 20)) {
+		fprintf(stderr, "bench: --decision takes requests of 16 B to 1 MiB\n");
+		return -1;
+	}
+	if (kring_ready() || host_start(o, 1, &h))
+		return -1;
+	buf = malloc(len + 16);
+	if (!buf || new_tfm(a, &tfm) || !(req = kring_req_new(tfm))) {
+		err = -1;
+		goto out;
+	}
+	memset(buf, 0x11, len + 16);
+	for (unsigned int k = 0; !err && k < o->repeat; k++)
+		for (unsigned int j = 0; !err && j < 2; j++) {
+			unsigned int m = (k & 1) ? 1 - j : j;
+			int64_t ring0 = kring_stat("ring_requests");
+			double t0, t1, end;
+			uint64_t n = 0;
+
+			kring_set_dispatch(modes[m]);
+			for (int i = 0; i < 1000; i++)	/* settle */
+				err |= qd1_one(req, a, buf, len, &w);
+			t0 = bench_now();
+			end = t0 + o->seconds;
+			do {
+				for (int i = 0; i < 256; i++)
+					err |= qd1_one(req, a, buf, len, &w);
+				n += 256;
+				t1 = bench_now();
+			} while (t1 < end);
+			ns[m][k] = (t1 - t0) / (double)n * 1e9;
+			reqs[m] += n;
+			ring[m] += kring_stat("ring_requests") - ring0;
+		}
+	if (err)
+		goto out;
+	for (unsigned int k = 0; k < o->repeat; k++)
+		diff[k] = ns[1][k] - ns[0][k];
+	qsort(diff, o->repeat, sizeof(double), cmp_double);
+	median_ci(diff, o->repeat, &lo, &hi);
+	for (unsigned int m = 0; m < 2; m++) {
+		qsort(ns[m], o->repeat, sizeof(double), cmp_double);
+		med[m] = ns[m][o->repeat / 2];
+		memset(&r, 0, sizeof(r));
+		snprintf(r.path, sizeof(r.path), "decision-%s", modes[m]);
+		snprintf(r.alg, sizeof(r.alg), "%s", a->name);
+		r.size = len;
+		r.rps = 1e9 / med[m];
+		r.gbps = r.rps * len / 1e9;
+		r.p50_us = med[m] / 1e3;
+		snprintf(r.note, sizeof(r.note),
+			 "1 thread, one request at a time, median of %u; %lld of %llu on the ring",
+			 o->repeat, (long long)ring[m],
+			 (unsigned long long)reqs[m]);
+		bench_add(&r);
+	}
+	printf("decision %s %u B: dispatch=cpu %.1f ns, auto %.1f ns per request; auto adds %.1f ns (95%% CI %.1f-%.1f, median of %u paired rounds)\n",
+	       a->name, len, med[0], med[1], diff[o->repeat / 2], lo, hi,
+	       o->repeat);
+out:
+	kring_set_dispatch("ring");
+	kring_req_free(req);
+	kring_tfm_free(tfm);
+	kring_host_stop(h);
+	free(buf);
+	return err ? -1 : 0;
+}

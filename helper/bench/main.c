@@ -35,17 +35,23 @@ static void usage(FILE *f)
 "                   throughput and CPU per GB of the two, and of the\n"
 "                   cheaper path's: from the medians, and paired (the\n"
 "                   median of auto over the cheaper path in each round)\n"
+"  --decision       what auto adds to a request the CPU driver runs: one\n"
+"                   thread submits --req-sizes' smallest (xts) one at a\n"
+"                   time, dispatch=cpu and auto taking turns for --seconds\n"
+"                   each, --repeat rounds; prints auto's paired excess\n"
+"                   per request (e.g. --decision --req-sizes 1024:1024\n"
+"                   --seconds 0.05 --repeat 31)\n"
 "  --repeat N       with --dispatch: rounds per point; a round runs the\n"
 "                   three modes one after another, a slice of --seconds\n"
 "                   each, on submitting threads that never stop, in\n"
 "                   each of the six orders in turn; medians kept, and the\n"
 "                   paired ratios' 95 %% intervals printed (odd, 1..63,\n"
-"                   default 3)\n"
+"                   default 3); with --decision, rounds of the two modes\n"
 "  --no-qd1         with --helper: deep-queue runs only\n"
 "  --cpu            OpenSSL EVP on 1 core and on all cores\n"
 "  --pcie           pinned host<->GPU copy bandwidth (the link's bound),\n"
 "                   each GPU of --gpus alone, then all of them at once\n"
-"                   (default: all but --dispatch)\n"
+"                   (default: all but --dispatch and --decision)\n"
 "  --raw-sizes A:B  raw sizes, bytes, x4 steps (default 16384:1073741824)\n"
 "  --req-sizes A:B  helper request sizes, x4 steps (default 512:1048576)\n"
 "  --seconds S      time per measured point (default 1.0)\n"
@@ -95,6 +101,7 @@ int main(int argc, char **argv)
 		{ "no-qd1", no_argument, NULL, 'n' },
 		{ "helper", no_argument, NULL, 'p' },
 		{ "dispatch", no_argument, NULL, 'D' },
+		{ "decision", no_argument, NULL, 'd' },
 		{ "cpu", no_argument, NULL, 'c' },
 		{ "pcie", no_argument, NULL, 'e' },
 		{ "shape", required_argument, NULL, 'S' },
@@ -111,7 +118,8 @@ int main(int argc, char **argv)
 	struct bench_opts o = { 16384, 1U << 30, 512, 1U << 20, 1.0, 0, NULL,
 				0, { 0, 0, 0, 0 }, 1, 3 };
 	const char *json = "out/bench.json";
-	int raw = 0, helper = 0, cpu = 0, pcie = 0, dispatch = 0, c, err = 0;
+	int raw = 0, helper = 0, cpu = 0, pcie = 0, dispatch = 0, decision = 0;
+	int c, err = 0;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -120,6 +128,7 @@ int main(int argc, char **argv)
 		case 'n': o.qd1 = 0; break;
 		case 'p': helper = 1; break;
 		case 'D': dispatch = 1; break;
+		case 'd': decision = 1; break;
 		case 'c': cpu = 1; break;
 		case 'e': pcie = 1; break;
 		case 'S':
@@ -146,7 +155,7 @@ int main(int argc, char **argv)
 	if (optind != argc || o.seconds <= 0 || (o.sweep && o.shape[1]) ||
 	    o.repeat < 1 || o.repeat > BENCH_REPEAT_MAX || !(o.repeat & 1))
 		goto bad;
-	if (!raw && !helper && !cpu && !pcie && !dispatch)
+	if (!raw && !helper && !cpu && !pcie && !dispatch && !decision)
 		raw = helper = cpu = pcie = 1;
 	bench_print_header();
 	if (pcie && bench_pcie(&o)) {
@@ -163,6 +172,10 @@ int main(int argc, char **argv)
 	}
 	if (dispatch && bench_dispatch(&o)) {
 		fprintf(stderr, "gpu-aes-bench: dispatch comparison failed\n");
+		err = 1;
+	}
+	if (decision && bench_decision(&o)) {
+		fprintf(stderr, "gpu-aes-bench: decision cost failed\n");
 		err = 1;
 	}
 	if (cpu && bench_cpu(&o)) {
