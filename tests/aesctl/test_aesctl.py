@@ -783,6 +783,12 @@ def pty_top(keys, rows=40, cols=100):
     """Runs top on a pseudo-terminal of rows x cols, sends keys after the
     first frame; returns (rc, output, termios before/after)."""
     root = make_root()
+    # The modes a pseudo-terminal starts with, read from one of our own:
+    # the child's may be in top's modes before this process reads it.
+    ref_master, ref_slave = os.openpty()
+    before = termios.tcgetattr(ref_slave)
+    os.close(ref_master)
+    os.close(ref_slave)
     pid, fd = pty.fork()
     if pid == 0:
         # The child must never return into the test (it would run the
@@ -792,7 +798,6 @@ def pty_top(keys, rows=40, cols=100):
             os.execv(CTL, [CTL, "--root", root, "top", "-d", "0.2"])
         finally:
             os._exit(127)
-    before = termios.tcgetattr(fd)
     out = b""
     t0 = time.time()
     sent = False
