@@ -162,8 +162,8 @@ struct gpu_aes_dispatch_in {
 #define GPU_AES_EXPLORE_JIFFIES	(HZ / 10)
 /*
  * Weighing the figures is most of what auto adds to a request the CPU
- * driver runs (30-100 ns a request on the GPU machine, 1-3 % of a mixed
- * one): a CPU repeats a decision of the cost or the latency rule for the
+ * driver runs (30-100 ns a request in kring on the GPU machine, 1-3 % of
+ * a mixed one): a CPU repeats a decision of the cost or the latency rule for the
  * next GPU_AES_REPEAT requests of its algorithm and size class that are
  * alone, or not, as that one was, weighing again on the decisions that
  * weigh exploring (one in GPU_AES_EXPLORE_UNKNOWN).  Estimates move by an
