@@ -14,6 +14,7 @@
 #include <openssl/evp.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <vector>
 
 #include "../src/backend.h"
 /* log.h is C without extern "C" guards. */
@@ -77,6 +78,9 @@ struct worker {
 	cudaStream_t key_stream;
 
 	uint32_t max_segs, max_chunks;
+	/* make_ksegs(): segments whose aux awaits the host AES, and it */
+	std::vector<uint32_t> ecb_idx;
+	std::vector<uint8_t> ecb_buf;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;	/* a slot or a done() finished */
 	pthread_cond_t work;	/* completion threads: a slot was queued */
@@ -118,7 +122,6 @@ inline bool ck(worker *w, cudaError_t e, const char *what, const char *file,
 bool keys_init(worker *w, uint32_t nr_keys);
 void keys_free(worker *w);
 int key_ensure(worker *w, const gpu_aes_region *r, uint16_t k, uint32_t gen);
-bool host_block(worker *w, uint16_t k, const uint8_t in[16], uint8_t out[16]);
 /* Returns whether the worker still holds a key copy. */
 bool keys_drop_stale(worker *w, const gpu_aes_region *r);
 

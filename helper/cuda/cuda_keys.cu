@@ -80,13 +80,6 @@ void keys_free(worker *w)
 	free(w->key_valid);
 }
 
-/* One block through slot k's host AES (see worker.hctx). */
-bool host_block(worker *w, uint16_t k, const uint8_t in[16], uint8_t out[16])
-{
-	int n = 0;
-
-	return EVP_EncryptUpdate(w->hctx[k], out, &n, in, 16) == 1 && n == 16;
-}
 
 /*
  * Upload slot k's schedules if this worker has another generation.  XTS
@@ -137,7 +130,10 @@ int key_ensure(worker *w, const gpu_aes_region *r, uint16_t k, uint32_t gen)
 	if (!ok)
 		goto out;
 	if (!tlen) {
-		if (!host_block(w, k, zero, h))
+		int n = 0;
+
+		if (EVP_EncryptUpdate(w->hctx[k], h, &n, zero, 16) != 1 ||
+		    n != 16)
 			goto out;
 		gpu_aes_gcm_powers(h, &w->h_keys[k]);
 		OPENSSL_cleanse(h, sizeof(h));

@@ -318,15 +318,15 @@ uint64_t kspan(const gpu_aes_kseg &k)
  * The kernel's view of request g, in k; g->status becomes its status
  * unless the GPU fails.  A request its algorithm cannot take (the core
  * checks these too) becomes an empty segment with GPU_AES_STATUS_EINVAL.
- * false: the key could not be made ready (the caller sends the batch to
- * the CPU).
+ * *ecb: k->aux holds a block still to go through the key's host AES
+ * (encrypt_aux()).  false: the key could not be made ready (the caller
+ * sends the batch to the CPU).
  */
 bool make_kseg(worker *w, const gpu_aes_region *r, gpu_aes_segment *g,
-	       gpu_aes_kseg *k)
+	       gpu_aes_kseg *k, bool *ecb)
 {
 	const gpu_aes_key *e = &r->keys[g->key_slot];
 	uint32_t key_len, tweak_len;
-	uint8_t blk[16];
 
 	if (key_ensure(w, r, g->key_slot, g->key_gen) < 0)
 		return false;
@@ -352,9 +352,8 @@ bool make_kseg(worker *w, const gpu_aes_region *r, gpu_aes_segment *g,
 			break;
 		k->op = g->dir == GPU_AES_DIR_DECRYPT ? GPU_AES_KOP_XTS_DEC :
 							GPU_AES_KOP_XTS_ENC;
-		if (!host_block(w, g->key_slot, g->iv, blk))
-			return false;
-		memcpy(k->aux, blk, sizeof(blk));
+		memcpy(k->aux, g->iv, 16);	/* E_K2(iv): the tweak */
+		*ecb = true;
 		return true;
 	case GPU_AES_ALG_GCM:
 		if (tweak_len || !gpu_aes_gcm_auth_len_valid(g->auth_len))
@@ -362,13 +361,11 @@ bool make_kseg(worker *w, const gpu_aes_region *r, gpu_aes_segment *g,
 		k->op = g->dir == GPU_AES_DIR_DECRYPT ? GPU_AES_KOP_GCM_DEC :
 							GPU_AES_KOP_GCM_ENC;
 		k->aad_len = g->aad_len;
-		memcpy(blk, g->iv, 12);
-		blk[12] = blk[13] = blk[14] = 0;
-		blk[15] = 1;
-		if (!host_block(w, g->key_slot, blk, blk))
-			return false;
-		memcpy(k->aux, blk, sizeof(blk));
-		OPENSSL_cleanse(blk, sizeof(blk));
+		/* E_K(J0), J0 = iv || 1 (a 96-bit iv) */
+		memcpy(k->aux, g->iv, 12);
+		k->aux[3] = 0;
+		((uint8_t *)k->aux)[15] = 1;
+		*ecb = true;
 		return true;
 	case GPU_AES_ALG_CBC:
 		if (g->len % 16 || tweak_len)
@@ -389,6 +386,67 @@ bool make_kseg(worker *w, const gpu_aes_region *r, gpu_aes_segment *g,
 	k->len = 0;
 	g->status = GPU_AES_STATUS_EINVAL;
 	return true;
+}
+
+/*
+ * Runs the aux blocks of segments w->ecb_idx (all under key slot k)
+ * through k's host AES in one call: one EVP call per block cost the core
+ * more than the AES (AES-NI pipelines many blocks at once).
+ */
+bool encrypt_aux(worker *w, gpu_aes_kseg *segs, uint16_t k)
+{
+	size_t n = w->ecb_idx.size(), i;
+	int out = 0;
+	bool ok;
+
+	if (!n)
+		return true;
+	w->ecb_buf.resize(16 * n);
+	for (i = 0; i < n; i++)
+		memcpy(&w->ecb_buf[16 * i], segs[w->ecb_idx[i]].aux, 16);
+	ok = EVP_EncryptUpdate(w->hctx[k], w->ecb_buf.data(), &out,
+			       w->ecb_buf.data(), (int)(16 * n)) == 1 &&
+	     out == (int)(16 * n);
+	for (i = 0; ok && i < n; i++)
+		memcpy(segs[w->ecb_idx[i]].aux, &w->ecb_buf[16 * i], 16);
+	OPENSSL_cleanse(w->ecb_buf.data(), 16 * n);	/* E_K(J0), tweaks */
+	w->ecb_idx.clear();
+	return ok;
+}
+
+/*
+ * s->h_segs[] from the batch's segments; the aux blocks go through the
+ * host AES in runs of one key, each run before the key's context could
+ * change (key_ensure() of another generation).  false: as make_kseg().
+ */
+bool make_ksegs(worker *w, const gpu_aes_region *r, slot *s,
+		struct gpu_aes_batch *b)
+{
+	uint16_t run_key = 0;
+
+	w->ecb_idx.clear();
+	for (uint32_t i = 0; i < b->nr; i++) {
+		gpu_aes_segment *g = &b->segs[i];
+		gpu_aes_kseg *k = &s->h_segs[i];
+		bool ecb = false;
+
+		if (!w->ecb_idx.empty() &&
+		    (g->key_slot != run_key || !w->key_valid[run_key] ||
+		     w->key_gen[run_key] != g->key_gen) &&
+		    !encrypt_aux(w, s->h_segs, run_key))
+			return false;
+		if (!make_kseg(w, r, g, k, &ecb))
+			return false;
+		if (ecb) {
+			run_key = g->key_slot;
+			w->ecb_idx.push_back(i);
+		}
+		if (gpu_aes_kop_has(k->op, GPU_AES_KOPF_GHASH))
+			s->gcm = true;
+		if (gpu_aes_kop_has(k->op, GPU_AES_KOPF_EXT))
+			s->ext = true;
+	}
+	return encrypt_aux(w, s->h_segs, run_key);
 }
 
 /*
@@ -509,18 +567,12 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	s->gcm = false;
 	s->ext = false;
 	s->nr = n;
-	for (uint32_t i = 0; i < n; i++) {
-		gpu_aes_kseg *k = &s->h_segs[i];
-
-		if (!make_kseg(w, r, &b->segs[i], k))
-			return false;
-		if (gpu_aes_kop_has(k->op, GPU_AES_KOPF_GHASH))
-			s->gcm = true;
-		if (gpu_aes_kop_has(k->op, GPU_AES_KOPF_EXT))
-			s->ext = true;
-		if (!zc && kspan(*k))
-			runs.push_back({ k->off, k->off + kspan(*k) });
-	}
+	if (!make_ksegs(w, r, s, b))
+		return false;
+	for (uint32_t i = 0; !zc && i < n; i++)
+		if (kspan(s->h_segs[i]))
+			runs.push_back({ s->h_segs[i].off,
+					 s->h_segs[i].off + kspan(s->h_segs[i]) });
 	if (!zc && b->bytes > 2 * (uint64_t)PIECE)
 		return enqueue_pieces(be, w, s, b);
 	/*
