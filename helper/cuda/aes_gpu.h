@@ -216,6 +216,20 @@ void gpu_aes_chunk_aux(const struct gpu_aes_kseg *segs,
 		       const uint8_t *data, struct gpu_aes_kchunk *chunks,
 		       size_t nchunks);
 
+/* Bytes [off, end) of the data area that one copy moves. */
+struct gpu_aes_run {
+	uint64_t off, end;
+};
+
+/*
+ * Sorts runs[0..n) and merges those only an allocation's padding apart
+ * (the gap below the next GPU_AES_DATA_ALIGN boundary): no other request's
+ * bytes can lie there, while a wider gap could hold a request of another
+ * batch in flight on another stream, whose result a copy back of the gap
+ * would overwrite.  Returns how many runs are left.
+ */
+size_t gpu_aes_merge_runs(struct gpu_aes_run *runs, size_t n);
+
 /* GCM: the hash key powers of key from h = E_K(0^128). */
 void gpu_aes_gcm_powers(const uint8_t h[16], struct gpu_aes_dev_key *key);
 

@@ -448,3 +448,42 @@ int gpu_aes_parse_gpus(const char *spec, int ndev, int *out, int max)
 	}
 	return n;
 }
+
+/* Merges each run into the one before it that it follows closely enough. */
+static size_t merge_neighbours(struct gpu_aes_run *runs, size_t n)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct gpu_aes_run x = runs[i];
+		struct gpu_aes_run *last = m ? &runs[m - 1] : NULL;
+
+		if (last && x.off >= last->off &&
+		    x.off <= (last->end + GPU_AES_DATA_ALIGN - 1) /
+			     GPU_AES_DATA_ALIGN * GPU_AES_DATA_ALIGN) {
+			if (x.end > last->end)
+				last->end = x.end;
+		} else {
+			runs[m++] = x;
+		}
+	}
+	return m;
+}
+
+static int run_cmp(const void *a, const void *b)
+{
+	const struct gpu_aes_run *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * A queue's requests lie in order in its part of the data area, so
+ * merging neighbours first leaves a run or two per queue to sort.
+ */
+size_t gpu_aes_merge_runs(struct gpu_aes_run *runs, size_t n)
+{
+	n = merge_neighbours(runs, n);
+	qsort(runs, n, sizeof(*runs), run_cmp);
+	return merge_neighbours(runs, n);
+}

@@ -26,7 +26,6 @@
 #include "cuda_backend.h"
 #include "cuda_internal.h"
 
-#include <algorithm>
 #include <errno.h>
 #include <openssl/crypto.h>
 #include <stdio.h>
@@ -35,14 +34,6 @@
 #include <time.h>
 #include <vector>
 
-/*
- * Runs of a batch are merged into one copy only across the padding of one
- * allocation: the data area hands out GPU_AES_DATA_ALIGN-aligned starts, so
- * no other request's bytes can lie in such a gap.  A wider gap could hold
- * a request of another batch in flight on another stream, and copying it
- * back would overwrite that request's result.
- */
-#define RUN_ALIGN	((uint64_t)GPU_AES_DATA_ALIGN)
 #define SMALL_BATCH	(1U << 20)
 /*
  * Copy-engine batches larger than two pieces are cut into pieces of about
@@ -271,25 +262,11 @@ void *completer(void *arg)
 	return NULL;
 }
 
-struct run {
-	uint64_t off, end;
-};
+typedef gpu_aes_run run;
 
-/* Sorts the runs and merges those only an allocation's padding apart. */
 void merge_runs(std::vector<run> &runs)
 {
-	std::vector<run> m;
-
-	std::sort(runs.begin(), runs.end(),
-		  [](const run &a, const run &c) { return a.off < c.off; });
-	for (const run &x : runs) {
-		if (!m.empty() &&
-		    x.off <= (m.back().end + RUN_ALIGN - 1) / RUN_ALIGN * RUN_ALIGN)
-			m.back().end = std::max(m.back().end, x.end);
-		else
-			m.push_back(x);
-	}
-	runs.swap(m);
+	runs.resize(gpu_aes_merge_runs(runs.data(), runs.size()));
 }
 
 bool copy_runs(worker *w, const std::vector<run> &runs, uint8_t *host,

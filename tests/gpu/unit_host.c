@@ -1022,6 +1022,37 @@ static void test_gcm_hash(void)
 	}
 }
 
+/*
+ * The copies of a batch: runs merge across an allocation's padding (up to
+ * the next GPU_AES_DATA_ALIGN boundary) and never across a wider gap,
+ * whatever order the queues handed them in.
+ */
+static void test_merge_runs(void)
+{
+	/* queue 1's area first (the core's scan rotates), then queue 0's */
+	struct gpu_aes_run q[] = {
+		{ 1048576, 1052676 }, { 1052736, 1056836 },	/* padded */
+		{ 8192, 12288 }, { 4096, 8192 },		/* wrapped */
+		{ 12288, 16384 }, { 16448, 20544 },		/* 64 apart */
+	};
+	struct gpu_aes_run want[] = {
+		{ 4096, 16384 }, { 16448, 20544 }, { 1048576, 1056836 },
+	};
+	/* an earlier run that ends where the next starts, given later */
+	struct gpu_aes_run back[] = { { 4096, 8192 }, { 0, 4096 } };
+	struct gpu_aes_run inside[] = { { 0, 8192 }, { 64, 128 }, { 100, 9000 } };
+	size_t n;
+
+	n = gpu_aes_merge_runs(q, sizeof(q) / sizeof(q[0]));
+	EXPECT(n == 3);
+	EXPECT(n == 3 && !memcmp(q, want, sizeof(want)));
+	n = gpu_aes_merge_runs(back, 2);
+	EXPECT(n == 1 && back[0].off == 0 && back[0].end == 8192);
+	n = gpu_aes_merge_runs(inside, 3);
+	EXPECT(n == 1 && inside[0].off == 0 && inside[0].end == 9000);
+	EXPECT(gpu_aes_merge_runs(inside, 0) == 0);
+}
+
 int main(void)
 {
 	test_gf128();
@@ -1032,6 +1063,7 @@ int main(void)
 	test_chunks();
 	test_kop_flags();
 	test_chunks_serial();
+	test_merge_runs();
 	test_tables();
 	test_expand();
 	test_rounds();
