@@ -2,7 +2,8 @@
 /*
  * cuda_backend.h - the cuda backend's host helpers beyond backend.h.
  * Its knobs are environment variables, read in cuda_pipeline.cu
- * (GPU_AES_CUDA_ZC_MAX, GPU_AES_CUDA_CPU_BELOW) and cuda_tuning.cu
+ * (GPU_AES_CUDA_ZC_MAX, GPU_AES_CUDA_CPU_BELOW, GPU_AES_CUDA_SYNC_SPIN_US,
+ * GPU_AES_CUDA_BATCH_COPY) and cuda_tuning.cu
  * (GPU_AES_CUDA_SHAPE); their one description, with the tuning cache's,
  * is the man page: docs/gpu-aes-helper.8, ENVIRONMENT and FILES.
  */

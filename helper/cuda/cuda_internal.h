@@ -78,6 +78,11 @@ struct worker {
 	cudaStream_t key_stream;
 
 	uint32_t max_segs, max_chunks;
+	/* copy_runs(): cudaMemcpyBatchAsync's arrays, kept between batches */
+	bool batch_copy;
+	std::vector<void *> cp_dst;
+	std::vector<const void *> cp_src;
+	std::vector<size_t> cp_len;
 	/* make_ksegs(): segments whose aux awaits the host AES, and it */
 	std::vector<uint32_t> ecb_idx;
 	std::vector<uint8_t> ecb_buf;

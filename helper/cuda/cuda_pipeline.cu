@@ -269,9 +269,47 @@ void merge_runs(std::vector<run> &runs)
 	runs.resize(gpu_aes_merge_runs(runs.data(), runs.size()));
 }
 
+/*
+ * One call for all of a batch's runs each way: a batch of 4 KiB requests
+ * from every queue has a run or two per queue, and a cudaMemcpyAsync per
+ * run cost the core, whose one thread bounds requests/s, more than
+ * checking the requests.  The batch call falls back to one call per run
+ * on a driver that does not have it.
+ */
 bool copy_runs(worker *w, const std::vector<run> &runs, uint8_t *host,
 	       bool to_dev, cudaStream_t st)
 {
+	size_t n = runs.size();
+
+	if (n > 1 && w->batch_copy) {
+		cudaMemcpyAttributes attr = {};
+		size_t first = 0;
+		cudaError_t e;
+
+		w->cp_dst.resize(n);
+		w->cp_src.resize(n);
+		w->cp_len.resize(n);
+		for (size_t i = 0; i < n; i++) {
+			uint8_t *dev = w->d_data + runs[i].off;
+			uint8_t *hst = host + runs[i].off;
+
+			w->cp_dst[i] = to_dev ? dev : hst;
+			w->cp_src[i] = to_dev ? hst : dev;
+			w->cp_len[i] = runs[i].end - runs[i].off;
+		}
+		/* The device side is written by the stream's kernel. */
+		attr.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+		e = cudaMemcpyBatchAsync(w->cp_dst.data(), w->cp_src.data(),
+					 w->cp_len.data(), n, &attr, &first, 1,
+					 st);
+		if (e != cudaErrorNotSupported &&
+		    e != cudaErrorCallRequiresNewerDriver)
+			return CK(w, e);
+		(void)cudaGetLastError();
+		w->batch_copy = false;
+		gpu_aes_log(LOG_INFO, "cuda: gpu %d: no batched copies (%s), one call per run",
+			    w->dev, cudaGetErrorString(e));
+	}
 	for (const run &x : runs)
 		if (!CK(w, cudaMemcpyAsync(
 				    to_dev ? w->d_data + x.off : host + x.off,
@@ -691,6 +729,7 @@ worker *worker_new(gpu_aes_backend *be, int dev)
 
 	w->be = be;
 	w->dev = dev;
+	w->batch_copy = env_u64("GPU_AES_CUDA_BATCH_COPY", 1) != 0;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->cond, NULL);
 	pthread_cond_init(&w->work, NULL);
