@@ -105,9 +105,10 @@ def bounds_table(by, many, host_only):
                                           note))
     for r in every:
         if r["path"] == "copy-all":
-            print("| copy-all (2 memcpy per byte, every thread) | %.1f | "
-                  "%.3f s/GB, %s |" % (r["gbps"], r["cpu_s_per_gb"],
-                                       r["note"]))
+            print("| copy-all %s (2 memcpy per byte, every thread) | %.1f | "
+                  "%.3f s/GB, %.2f µs/req, %s |"
+                  % (size_name(r["size"]), r["gbps"], r["cpu_s_per_gb"],
+                     r["cpu_us_per_req"], r["note"]))
     for r in host_only:
         if r["path"] == "helper":
             print("| host path alone, %s %s | %.1f | %.2f µs/req, "
