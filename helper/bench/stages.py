@@ -117,7 +117,16 @@ def own(sym, dso):
             and OWN.match(sym) is not None)
 
 
-FRAME = re.compile(r"^\s+[0-9a-f]+\s+(\S+?)(?:\+0x[0-9a-f]+)?\s+\((.*)\)\s*$")
+# "   ip sym+off (dso)": a demangled C++ name has spaces and parentheses
+# of its own ("ns::(anonymous namespace)::f(int, char*)"); the dso is the
+# last parenthesised word.
+FRAME = re.compile(r"^\s+[0-9a-f]+\s+(.+?)(?:\+0x[0-9a-f]+)?\s+\((\S*)\)\s*$")
+
+
+def short(sym):
+    """A C++ name without its anonymous namespaces and arguments."""
+    sym = sym.replace("(anonymous namespace)::", "")
+    return sym.split("(", 1)[0] if "(" in sym else sym
 
 
 def samples(path):
@@ -139,7 +148,7 @@ def samples(path):
                 continue
             m = FRAME.match(line)
             if m:
-                frames.append((m.group(1), m.group(2)))
+                frames.append((short(m.group(1)), m.group(2)))
     if comm is not None:
         yield comm, period, frames
 
