@@ -80,7 +80,6 @@ void keys_free(worker *w)
 	free(w->key_valid);
 }
 
-
 /*
  * Upload slot k's schedules if this worker has another generation.  XTS
  * entries carry the tweak key after the key; other entries get the GCM
