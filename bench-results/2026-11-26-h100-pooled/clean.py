@@ -1,16 +1,11 @@
 # clean.py FILE...: as it is, auto over dispatch=cpu in the same round (CPU
 # per GB), split by whether auto sent any request to the ring (>= 0.3 %)
-import json, re, sys, statistics as st
+import sys, statistics as st
+from rounds import rounds
 pool = {}
 for f in sys.argv[1:]:
-    seq = {}
-    for r in json.load(open(f))['results']:
-        if r['path'].startswith('dispatch-'):
-            n = int(re.match(r'(\d+) thr', r['note']).group(1))
-            seq.setdefault((r['alg'], n), []).append(r)
-    for k, rows in seq.items():
-        for i in range(0, len(rows), 3):
-            x = {r['path'][9:]: r for r in rows[i:i + 3]}
+    for k, rd in rounds(f).items():
+        for x in rd:
             share = float(x['auto']['note'].split(', ')[1].split('%')[0])
             c = x['auto']['cpu_s_per_gb'] / x['cpu']['cpu_s_per_gb']
             pool.setdefault(k, ([], []))[share >= 0.3].append(c)

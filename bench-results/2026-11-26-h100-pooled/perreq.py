@@ -1,20 +1,15 @@
 # perreq.py: as it is, host CPU per request and GB/s of dispatch=cpu
 # (OpenSSL) and auto, medians over the rounds of c7b16ac's three runs and
 # 4c39f45's two, with auto's paired ratio per request (docs/benchmarks.md)
-import json, re, statistics as st
+import statistics as st
+from rounds import rounds
 
 
 def pool(files):
     P = {}
     for f in files:
-        seq = {}
-        for r in json.load(open(f))['results']:
-            if r['path'].startswith('dispatch-'):
-                n = int(re.match(r'(\d+) thr', r['note']).group(1))
-                seq.setdefault((r['alg'], n), []).append(r)
-        for k, rows in seq.items():
-            for i in range(0, len(rows), 3):
-                P.setdefault(k, []).append({r['path'][9:]: r for r in rows[i:i + 3]})
+        for k, rd in rounds(f).items():
+            P.setdefault(k, []).extend(rd)
     return P
 
 

@@ -1,19 +1,9 @@
-import json,re,sys,statistics as st
+import sys,statistics as st
+from rounds import rounds
 def ci(v):
     v=sorted(v); n=len(v); mid=n//2; h=0
     while h*h*10000 < 9604*n: h+=1
     return v[max(mid-h,0)], v[min(mid+h,n-1)]
-def rounds(f):
-    res=json.load(open(f))['results']; seq={}
-    for r in res:
-        if not r['path'].startswith('dispatch-'): continue
-        n=int(re.match(r'(\d+) thr',r['note']).group(1))
-        seq.setdefault((r['alg'],n),[]).append(r)
-    out={}
-    for key,rows in seq.items():
-        rd=[{r['path'][9:]:r for r in rows[i:i+3]} for i in range(0,len(rows),3)]
-        out[key]=rd
-    return out
 files=sys.argv[1:]
 pool={}
 for f in files:
