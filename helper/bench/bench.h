@@ -23,9 +23,13 @@ struct bench_opts {
 					 * shape[1] == 0: the default shape */
 	int qd1;			/* helper: QD1 latency runs too */
 	unsigned int repeat;		/* dispatch, decision: rounds */
+	unsigned int window;		/* helper: requests in flight per
+					 * thread, 0 = the default */
 };
 
 #define BENCH_REPEAT_MAX	63	/* --repeat */
+/* Entries of each of the helper path's queues, so --window's most. */
+#define BENCH_QUEUE_ENTRIES	1024U
 
 /*
  * The algorithms the helper path and OpenSSL are compared on, with the key

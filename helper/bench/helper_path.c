@@ -42,7 +42,6 @@
 #define DST_POOL_BYTES	(16U << 20)
 #define WINDOW_MAX	256U
 #define QUEUE_DATA	(16ULL << 20)
-#define QUEUE_ENTRIES	1024U
 
 struct dq_req {
 	struct kring_req *req;
@@ -63,6 +62,7 @@ struct dq_spec {
 	const char *path;
 	uint32_t len_lo;
 	uint32_t len_hi;
+	uint32_t window;	/* per thread; 0: what DST_POOL_BYTES holds */
 };
 
 struct dq_thread {
@@ -221,6 +221,8 @@ static int dq_prepare(struct dq_thread *t, const struct bench_alg *a,
 	t->cpu = cpu;
 	t->rng = 0x9e3779b97f4a7c15ULL * (cpu + 1);
 	t->window = window > WINDOW_MAX ? WINDOW_MAX : window < 4 ? 4 : window;
+	if (spec->window)
+		t->window = spec->window;
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->cond, NULL);
 	if (new_tfm(a, &t->tfm))
@@ -421,6 +423,12 @@ static int dq_result(const char *path, const struct bench_alg *a,
 				 (s1->core.batches - s0->core.batches) : 0.0,
 		 (unsigned long long)(s1->core.sleeps - s0->core.sleeps),
 		 (long long)(s1->wakeups - s0->wakeups));
+	if (spec->window) {
+		size_t n = strlen(r.note);
+
+		snprintf(r.note + n, sizeof(r.note) - n, ", window %u",
+			 spec->window);
+	}
 	bench_add(&r);
 	if (done && roles) {
 		char sz[32] = "mixed";
@@ -732,7 +740,7 @@ static int host_start(const struct bench_opts *o, unsigned int queues,
 	cfg.core.spin_us = 50;
 	cfg.core.reapers = GPU_AES_CORE_AUTO_REAPERS;
 	cfg.nr_queues = queues;
-	cfg.queue_entries = QUEUE_ENTRIES;
+	cfg.queue_entries = BENCH_QUEUE_ENTRIES;
 	cfg.nr_keys = 1024;
 	cfg.queue_data_size = QUEUE_DATA;
 	/*
@@ -803,7 +811,7 @@ int bench_helper(const struct bench_opts *o)
 	for (unsigned int a = 0; a < BENCH_NR_ALGS; a++)
 		for (unsigned int i = 0; i < BENCH_NR_SIZES; i++) {
 			spec[i] = (struct dq_spec){ "helper",
-				(uint32_t)bench_sizes[i], 0 };
+				(uint32_t)bench_sizes[i], 0, o->window };
 			if (bench_sizes[i] >= o->req_min &&
 			    bench_sizes[i] <= o->req_max)
 				err |= deep_queue(h, o, &bench_algs[a],
@@ -944,7 +952,7 @@ static int dispatch_rounds(struct kring_host *h, const struct bench_opts *o,
 			   struct bench_result runs[3][BENCH_REPEAT_MAX],
 			   int64_t why[NR_DISPATCH_REASONS])
 {
-	static const struct dq_spec mixed = { "dispatch", 1024, 65536 };
+	static const struct dq_spec mixed = { "dispatch", 1024, 65536, 0 };
 	static const unsigned char orders[6][3] = {
 		{ 0, 1, 2 }, { 1, 2, 0 }, { 2, 0, 1 },
 		{ 0, 2, 1 }, { 2, 1, 0 }, { 1, 0, 2 },

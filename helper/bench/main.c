@@ -48,6 +48,10 @@ static void usage(FILE *f)
 "                   paired ratios' 95 %% intervals printed (odd, 1..63,\n"
 "                   default 3); with --decision, rounds of the two modes\n"
 "  --no-qd1         with --helper: deep-queue runs only\n"
+"  --window N       with --helper: requests each thread keeps in flight\n"
+"                   (1..%u; default 256, fewer for requests over 64 KiB:\n"
+"                   as many as 16 MiB of buffers hold); by Little's law\n"
+"                   requests/s is at most threads x N over the round trip\n"
 "  --cpu            OpenSSL EVP on 1 core and on all cores\n"
 "  --pcie           pinned host<->GPU copy bandwidth (the link's bound),\n"
 "                   each GPU of --gpus alone, then all of them at once\n"
@@ -65,7 +69,8 @@ static void usage(FILE *f)
 "                   null transforms nothing: the host path alone\n"
 "  GPU_AES_BENCH_TRACE_DISPATCH=1  with --dispatch: auto's estimates\n"
 "                   (dispatch/estimates) and the helper's published cost\n"
-"                   before and after each of its runs, and its decisions\n");
+"                   before and after each of its runs, and its decisions\n",
+		BENCH_QUEUE_ENTRIES);
 }
 
 /* The helper's shape-file syntax, so a swept shape can be pasted back. */
@@ -99,6 +104,7 @@ int main(int argc, char **argv)
 		{ "raw", no_argument, NULL, 'r' },
 		{ "sweep", no_argument, NULL, 'w' },
 		{ "no-qd1", no_argument, NULL, 'n' },
+		{ "window", required_argument, NULL, 'W' },
 		{ "helper", no_argument, NULL, 'p' },
 		{ "dispatch", no_argument, NULL, 'D' },
 		{ "decision", no_argument, NULL, 'd' },
@@ -116,9 +122,10 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_opts o = { 16384, 1U << 30, 512, 1U << 20, 1.0, 0, NULL,
-				0, { 0, 0, 0, 0 }, 1, 3 };
+				0, { 0, 0, 0, 0 }, 1, 3, 0 };
 	const char *json = "out/bench.json";
 	int raw = 0, helper = 0, cpu = 0, pcie = 0, dispatch = 0, decision = 0;
+	char *end;
 	int c, err = 0;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -126,6 +133,12 @@ int main(int argc, char **argv)
 		case 'r': raw = 1; break;
 		case 'w': o.sweep = 1; break;
 		case 'n': o.qd1 = 0; break;
+		case 'W':
+			o.window = (unsigned int)strtoul(optarg, &end, 0);
+			if (*end || !*optarg || o.window < 1 ||
+			    o.window > BENCH_QUEUE_ENTRIES)
+				goto bad;
+			break;
 		case 'p': helper = 1; break;
 		case 'D': dispatch = 1; break;
 		case 'd': decision = 1; break;
