@@ -174,6 +174,13 @@ struct gpu_aes_shape {
 
 #define GPU_AES_NR_VARIANTS	2U
 
+/*
+ * The shape of batches under a MiB, whatever the tuning chose: the 64 KiB
+ * table variant, one block per thread, as filling 128 KiB of tables would
+ * cost more than the AES itself.
+ */
+#define GPU_AES_SHAPE_SMALL	{ 0, 256, 1, 2 }
+
 /* 128-bit big-endian counter helpers (host side; the kernel mirrors them). */
 void gpu_aes_ctr_load(const uint8_t iv[16], uint64_t *hi, uint64_t *lo);
 void gpu_aes_ctr_store(uint64_t hi, uint64_t lo, uint8_t iv[16]);

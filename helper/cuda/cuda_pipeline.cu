@@ -590,13 +590,9 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 					 s->h_segs[i].off + kspan(s->h_segs[i]) });
 	if (!zc && b->bytes > 2 * (uint64_t)PIECE)
 		return enqueue_pieces(be, w, s, b);
-	/*
-	 * Small batches: the 64 KiB table variant, one block per thread:
-	 * filling 128 KiB of tables would cost more than the AES itself.
-	 */
 	gpu_aes_shape shape = w->shape;
 	if (b->bytes < SMALL_BATCH)
-		shape = { 0, 256, 1, 2 };
+		shape = GPU_AES_SHAPE_SMALL;
 	uint32_t max_ctas = (uint32_t)w->sms * shape.ctas_per_sm;
 	uint32_t chunk = gpu_aes_chunk_blocks(s->h_segs, n, max_ctas);
 	size_t nch = gpu_aes_count_chunks(s->h_segs, n, chunk);
