@@ -27,6 +27,16 @@ extern "C" {
 
 namespace gpu_aes_cuda {
 
+/*
+ * A request alone on the GPU (a synchronous consumer's), CLOCK_MONOTONIC
+ * ns: when the core handed it over, called the launch, got it back and
+ * had the batch queued, for the breakdown of a QD1 request's time the log
+ * gives at close.  launched is 0 when no single launch was timed.
+ */
+struct lone_times {
+	uint64_t submit, launch, launched, queued;
+};
+
 struct slot {
 	cudaStream_t stream;
 	cudaStream_t stream2;	/* second stream for pieces of a large batch */
@@ -51,6 +61,8 @@ struct slot {
 	bool wrote;	/* region may hold partial output if this fails */
 	bool failed;
 	bool finished;	/* done() returned; freed once it is the oldest */
+	bool lone;	/* one request alone on the GPU */
+	lone_times lt;
 };
 
 struct worker {

@@ -55,6 +55,14 @@ struct gpu_aes_backend {
 	struct gpu_aes_cuda_stats stats;
 	uint64_t submit_ns;	/* time submit() spent, summed */
 	uint64_t done_ns;	/* time the completion threads spent in done() */
+	/*
+	 * Lone requests (slot.lone), ns summed: enqueue(), then until a
+	 * completion thread holds it, until it sees the GPU's end, done().
+	 */
+	uint64_t lone_n, lone_enqueue_ns, lone_claim_ns, lone_gpu_ns,
+		 lone_done_ns;
+	/* ... of which (one kernel launch) before it, and the launch call */
+	uint64_t lone_launch_n, lone_prelaunch_ns, lone_launch_ns;
 	unsigned int next_pick;	/* where pick_worker() starts looking */
 };
 
@@ -192,6 +200,26 @@ bool wait_done(worker *w, slot *s, bool oldest)
 	return CK(w, cudaEventSynchronize(s->done_ev));
 }
 
+/* A lone request's stages: its slot's times, then the completion's. */
+void lone_account(gpu_aes_backend *be, const lone_times &t, uint64_t claim,
+		  uint64_t seen, uint64_t end)
+{
+	if (t.launched) {
+		__atomic_add_fetch(&be->lone_launch_n, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&be->lone_prelaunch_ns, t.launch - t.submit,
+				   __ATOMIC_RELAXED);
+		__atomic_add_fetch(&be->lone_launch_ns, t.launched - t.launch,
+				   __ATOMIC_RELAXED);
+	}
+	__atomic_add_fetch(&be->lone_n, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&be->lone_enqueue_ns, t.queued - t.submit,
+			   __ATOMIC_RELAXED);
+	__atomic_add_fetch(&be->lone_claim_ns, claim - t.queued,
+			   __ATOMIC_RELAXED);
+	__atomic_add_fetch(&be->lone_gpu_ns, seen - t.queued, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&be->lone_done_ns, end - seen, __ATOMIC_RELAXED);
+}
+
 void *completer(void *arg)
 {
 	worker *w = (worker *)arg;
@@ -206,12 +234,16 @@ void *completer(void *arg)
 		if (w->claim == w->tail)
 			break;
 		slot *s = &w->slots[w->claim % NR_SLOTS];
-		bool oldest = w->head == w->claim;
+		bool oldest = w->head == w->claim, lone = s->lone;
+		lone_times lt = s->lt;	/* the slot is reused after done() */
+		uint64_t t_claim = lone ? now_ns() : 0, t_seen = 0;
 
 		w->claim++;
 		pthread_mutex_unlock(&w->lock);
 		if (!s->failed && !wait_done(w, s, oldest))
 			s->failed = true;
+		if (lone)
+			t_seen = now_ns();
 		/*
 		 * A failed batch may still have copies queued: let them end
 		 * (or the context die) before its data space is handed back.
@@ -252,8 +284,10 @@ void *completer(void *arg)
 			cpu_run(w->be, b);
 		else
 			finish(w, b, failed);
-		__atomic_add_fetch(&w->be->done_ns, now_ns() - t0,
-				   __ATOMIC_RELAXED);
+		uint64_t t1 = now_ns();
+		__atomic_add_fetch(&w->be->done_ns, t1 - t0, __ATOMIC_RELAXED);
+		if (lone)
+			lone_account(w->be, lt, t_claim, t_seen, t1);
 		pthread_mutex_lock(&w->lock);
 		w->in_done--;
 		pthread_cond_broadcast(&w->cond);
@@ -653,12 +687,16 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	l.max_ctas = max_ctas;
 	/* From here on the region may be written: failures are EIO. */
 	s->wrote = true;
+	if (s->lone)
+		s->lt.launch = now_ns();
 	if (gpu_aes_kernel_launch(&l, s->stream)) {
 		CK(w, cudaGetLastError());
 		w->dead = true;
 		s->failed = true;
 		return true;
 	}
+	if (s->lone)
+		s->lt.launched = now_ns();
 	if (!zc && !copy_runs(w, runs, r->data, false, s->stream)) {
 		s->failed = true;
 		return true;
@@ -844,18 +882,20 @@ fail:
 	return -ENODEV;
 }
 
-void submit_one(struct gpu_aes_backend *be, struct gpu_aes_batch *b);
+void submit_one(struct gpu_aes_backend *be, struct gpu_aes_batch *b,
+		uint64_t t0);
 
 /* The core calls this on its only thread: its cost bounds requests/s. */
 void cuda_submit(struct gpu_aes_backend *be, struct gpu_aes_batch *b)
 {
 	uint64_t t0 = now_ns();
 
-	submit_one(be, b);
+	submit_one(be, b, t0);
 	__atomic_add_fetch(&be->submit_ns, now_ns() - t0, __ATOMIC_RELAXED);
 }
 
-void submit_one(struct gpu_aes_backend *be, struct gpu_aes_batch *b)
+void submit_one(struct gpu_aes_backend *be, struct gpu_aes_batch *b,
+		uint64_t t0)
 {
 	int i;
 
@@ -874,6 +914,8 @@ void submit_one(struct gpu_aes_backend *be, struct gpu_aes_batch *b)
 	s->bytes = b->bytes;
 	s->wrote = false;
 	s->failed = false;
+	s->lone = w->head == w->tail && b->nr == 1;
+	s->lt = { t0, 0, 0, 0 };
 	cudaSetDevice(w->dev);
 	if (w->dead || !enqueue(be, w, s, b)) {
 		if (!s->wrote) {
@@ -883,6 +925,8 @@ void submit_one(struct gpu_aes_backend *be, struct gpu_aes_batch *b)
 		}
 		s->failed = true;
 	}
+	if (s->lone)
+		s->lt.queued = now_ns();
 	w->inflight_bytes += s->bytes;
 	w->batches++;
 	w->bytes += s->bytes;
@@ -949,6 +993,17 @@ void cuda_close(struct gpu_aes_backend *be)
 			    (unsigned long long)be->stats.cpu_batches,
 			    (unsigned long long)be->stats.eio_batches,
 			    be->submit_ns / 1e3 / nb, be->done_ns / 1e3 / nb);
+	if (be->lone_n)
+		gpu_aes_log(LOG_INFO, "cuda: %llu lone requests (one at a time on the GPU); per request: enqueue %.1f us (before the launch %.1f, the launch call %.1f), then held by a completion thread after %.1f us, the GPU's end seen after %.1f us, done() %.1f us",
+			    (unsigned long long)be->lone_n,
+			    be->lone_enqueue_ns / 1e3 / be->lone_n,
+			    be->lone_launch_n ? be->lone_prelaunch_ns / 1e3 /
+						be->lone_launch_n : 0.0,
+			    be->lone_launch_n ? be->lone_launch_ns / 1e3 /
+						be->lone_launch_n : 0.0,
+			    be->lone_claim_ns / 1e3 / be->lone_n,
+			    be->lone_gpu_ns / 1e3 / be->lone_n,
+			    be->lone_done_ns / 1e3 / be->lone_n);
 	/* Which GPUs took the work: pick_worker() spreads it by bytes in flight. */
 	for (worker *w : be->workers)
 		if (w->batches)
