@@ -1,0 +1,35 @@
+#!/bin/sh
+# call 6: base (cc6ccdc, the tree that lands so far) against e (the core
+# wakes the completion threads after it unlocks the worker, not before),
+# three rounds alternated: one request in flight (the breakdown and QD1),
+# 2, 4 and 8 synchronous consumers, 16 threads at the default window; a
+# short gpu-check of e.
+set -u
+O=${OUT:-out}
+export LC_ALL=C
+P=/tmp/pk
+mkdir -p $P && tar -C $P -xJf scratch/pk.tar.xz
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $O/device.txt 2>&1
+t0=$(date +%s)
+log() { echo "$* $(( $(date +%s) - t0 )) s" >> $O/log.txt; }
+B() {	# tree file tag args...
+	v=$1 f=$2 tag=$3
+	shift 3
+	echo "### $v $tag" >> $O/$f
+	GPU_AES_CUDA_SHAPE="1 512 4 1" timeout 60 $P/$v/gpu-aes-bench "$@" \
+		--seconds 0.5 --json /tmp/j.json >> $O/$f 2>&1
+	log "$v $tag rc=$?"
+}
+for r in 1 2 3; do
+	for v in base e; do
+		B $v qd1.txt "$r" --helper --req-sizes 4096:4096 --threads 1 --window 1
+		for t in 2 4 8; do
+			B $v sync.txt "$r t$t" --helper --no-qd1 --req-sizes 4096:4096 \
+				--threads $t --window 1
+		done
+		B $v deep.txt "$r" --helper --no-qd1 --req-sizes 4096:4096
+	done
+done
+echo "### e" >> $O/gpu-check.txt
+BIN=$P/e ROUNDS=10 SANITIZE=0 timeout 100 scripts/gpu-check /tmp/chk >> $O/gpu-check.txt 2>&1
+log "gpu-check e rc=$?"
