@@ -306,7 +306,7 @@ void merge_runs(std::vector<run> &runs)
 /*
  * One call for all of a batch's runs each way: a batch of 4 KiB requests
  * from every queue has a run or two per queue, and a cudaMemcpyAsync per
- * run cost the core, whose one thread bounds requests/s, more than
+ * run cost the core, the one thread that takes every batch, more than
  * checking the requests.  The batch call falls back to one call per run
  * on a driver that does not have it.
  */
@@ -885,7 +885,11 @@ fail:
 void submit_one(struct gpu_aes_backend *be, struct gpu_aes_batch *b,
 		uint64_t t0);
 
-/* The core calls this on its only thread: its cost bounds requests/s. */
+/*
+ * The core calls this on its only thread: every batch waits for it, so
+ * its cost caps requests/s once it nears a whole CPU (57 % of one at 4
+ * KiB on 16 threads, bench-results/2026-11-27-h200-qd).
+ */
 void cuda_submit(struct gpu_aes_backend *be, struct gpu_aes_batch *b)
 {
 	uint64_t t0 = now_ns();
