@@ -851,17 +851,26 @@ __device__ void fill_tables(uint32_t *sm, bool dec)
 
 /*
  * The last CTA to finish (a ticket taken after each CTA's fence, as in
- * CUDA's threadFenceReduction sample) moves the GHASH sums to @out and
- * zeroes them and the ticket: every warp's atomicXor is visible device-
- * wide before its CTA takes a ticket, and atomicExch reads each sum where
- * the atomics happened.  Every CTA of the grid must get here.
+ * CUDA's threadFenceReduction sample) moves the GHASH sums to @out, if
+ * any, zeroes them and the ticket, and last stores @done_value to @done,
+ * if any: every warp's atomicXor is visible device-wide before its CTA
+ * takes a ticket, and atomicExch reads each sum where the atomics
+ * happened.  With @done every thread's writes (the data, over PCIe when
+ * it is host memory) are made visible to the host before its CTA's
+ * ticket, and the hand-over's before the store, so a host that reads
+ * @done_value there may read everything the launch wrote.  Every CTA of
+ * the grid must get here.
  */
-__device__ void ghash_hand_over(uint32_t *ghash, uint32_t *out,
-				uint32_t *ticket, uint32_t words)
+__device__ void launch_end(uint32_t *ghash, uint32_t *out, uint32_t words,
+			   uint32_t *ticket, uint32_t *done,
+			   uint32_t done_value)
 {
 	__shared__ bool last;
 
-	__threadfence();
+	if (done)
+		__threadfence_system();
+	else
+		__threadfence();
 	__syncthreads();
 	if (threadIdx.x == 0)
 		last = atomicAdd(ticket, 1U) == gridDim.x - 1;
@@ -869,10 +878,17 @@ __device__ void ghash_hand_over(uint32_t *ghash, uint32_t *out,
 	if (!last)
 		return;
 	__threadfence();
-	for (uint32_t i = threadIdx.x; i < words; i += blockDim.x)
+	for (uint32_t i = threadIdx.x; out && i < words; i += blockDim.x)
 		out[i] = atomicExch(ghash + i, 0U);
-	if (threadIdx.x == 0)
+	if (done) {
+		__threadfence_system();
+		__syncthreads();
+	}
+	if (threadIdx.x == 0) {
 		*ticket = 0;
+		if (done)
+			*(volatile uint32_t *)done = done_value;
+	}
 }
 
 /*
@@ -888,8 +904,9 @@ __global__ void __launch_bounds__(512)
 aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 	  const gpu_aes_kchunk *chunks, uint32_t nenc, uint32_t nser,
 	  uint32_t ndec, uint32_t enc_ctas, const gpu_aes_dev_key *keys,
-	  uint32_t *ghash, uint32_t *ghash_out, uint32_t *ghash_ticket,
-	  uint32_t ghash_words, const __grid_constant__ gpu_aes_inline inl)
+	  uint32_t *ghash, uint32_t *ghash_out, uint32_t ghash_words,
+	  uint32_t *ticket, uint32_t *done, uint32_t done_value,
+	  const __grid_constant__ gpu_aes_inline inl)
 {
 	extern __shared__ uint4 smem_raw[];
 	uint32_t *sm = reinterpret_cast<uint32_t *>(smem_raw);
@@ -933,14 +950,15 @@ aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 			dispatch_serial<V>(smb, lane4, base, sg, ch, keys);
 		}
 	}
-	if (ghash_out)
-		ghash_hand_over(ghash, ghash_out, ghash_ticket, ghash_words);
+	if (ghash_out || done)
+		launch_end(ghash, ghash_out, ghash_words, ticket, done,
+			   done_value);
 }
 
 typedef void (*kfn)(uint8_t *, const gpu_aes_kseg *, const gpu_aes_kchunk *,
 		    uint32_t, uint32_t, uint32_t, uint32_t,
-		    const gpu_aes_dev_key *, uint32_t *, uint32_t *, uint32_t *,
-		    uint32_t, const gpu_aes_inline);
+		    const gpu_aes_dev_key *, uint32_t *, uint32_t *, uint32_t,
+		    uint32_t *, uint32_t *, uint32_t, const gpu_aes_inline);
 
 kfn pick(unsigned int variant, unsigned int bpt, bool ext)
 {
@@ -1009,7 +1027,8 @@ extern "C" int gpu_aes_kernel_launch(const struct gpu_aes_launch *l,
 	/* Only the EXT build runs serial chunks: refuse, not skip them. */
 	if (l->nser > nenc || (l->nser && !l->ext))
 		return -1;
-	if (l->ghash_out && (!l->ghash || !l->ghash_ticket))
+	if ((l->ghash_out && !l->ghash) ||
+	    ((l->ghash_out || l->done) && !l->ticket))
 		return -1;
 	if (grid > l->nchunks)
 		grid = l->nchunks;
@@ -1030,7 +1049,7 @@ extern "C" int gpu_aes_kernel_launch(const struct gpu_aes_launch *l,
 	pick(l->shape.variant, l->shape.bpt, l->ext != 0)<<<grid, l->shape.threads,
 		smem_bytes(l->shape.variant, nenc != 0, ndec != 0), stream>>>(
 		l->base, l->segs, l->chunks, nenc, l->nser, ndec, enc_ctas,
-		l->keys, l->ghash, l->ghash_out, l->ghash_ticket,
-		l->ghash_words, l->inl);
+		l->keys, l->ghash, l->ghash_out, l->ghash_words, l->ticket,
+		l->done, l->done_value, l->inl);
 	return cudaGetLastError() == cudaSuccess ? 0 : -1;
 }

@@ -37,16 +37,29 @@ struct gpu_aes_launch {
 	uint32_t *ghash;
 	/*
 	 * GCM, optional: memory the host reads (device view of pinned host
-	 * memory) for ghash_words words of sums, and a ticket word in device
-	 * memory, zero before the launch.  The last CTA to finish moves the
-	 * sums there and leaves ghash and the ticket zero for the next
-	 * launch on the same stream, so a GCM batch needs neither a memset
-	 * before its launch nor a copy after it: each is an operation on a
-	 * lone request's path.  NULL: the caller zeroes and copies ghash.
+	 * memory) for ghash_words words of sums.  The last CTA to finish
+	 * moves the sums there and leaves ghash zero for the next launch on
+	 * the same stream, so a GCM batch needs neither a memset before its
+	 * launch nor a copy after it: each is an operation on a lone
+	 * request's path.  NULL: the caller zeroes and copies ghash.
 	 */
 	uint32_t *ghash_out;
-	uint32_t *ghash_ticket;
 	uint32_t ghash_words;
+	/*
+	 * Optional: a word the host reads (device view of pinned host
+	 * memory) where the last CTA stores done_value once everything the
+	 * launch wrote is visible to the host.  A host that polls it needs
+	 * no event recorded after the launch (an API call on the submitting
+	 * thread) and sees the end sooner than by querying one.
+	 */
+	uint32_t *done;
+	uint32_t done_value;
+	/*
+	 * With ghash_out or done: a word in device memory, zero before the
+	 * launch, which the launch's CTAs count themselves on to find the
+	 * last, and leave zero.
+	 */
+	uint32_t *ticket;
 	uint32_t ext;		/* 1 when an op has GPU_AES_KOPF_EXT */
 	uint32_t nchunks;
 	/*

@@ -47,14 +47,22 @@ struct slot {
 	uint32_t *h_ghash, *d_ghash;	/* GCM: 4 words per segment */
 	uint32_t *dv_ghash;		/* device view of h_ghash */
 	/*
+	 * The completion word (aes_kernel.h: done), and the value the
+	 * slot's batch stores there when by_word.
+	 */
+	uint32_t *h_done, *dv_done;
+	uint32_t done_seq;
+	/*
 	 * d_ghash and its ticket word (after max_segs segments' sums) are
 	 * zero: the last kernel to use them handed the sums over itself
-	 * (aes_kernel.h: ghash_out).  Set by the completer, read by the core.
+	 * (aes_kernel.h: ghash_out) or took the ticket alone.  Set by the
+	 * completer, read by the core.
 	 */
 	bool ghash_clean;
 	bool hand_over;			/* the last batch's kernel did that */
 	bool gcm;			/* the batch has GCM segments */
 	bool ext;			/* ... or XTS ones */
+	bool by_word;	/* queued with no event: its kernel stores h_done */
 	uint32_t nr;			/* h_segs entries the last batch used */
 	struct gpu_aes_batch *batch;
 	uint64_t bytes;

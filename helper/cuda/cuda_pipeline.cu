@@ -171,6 +171,11 @@ void gcm_finish(const gpu_aes_region *r, const slot *s, struct gpu_aes_batch *b)
  * finish, first polls for GPU_AES_CUDA_SYNC_SPIN_US: a short batch then
  * completes without a sleep and wake-up, which would double a lone small
  * request's latency.
+ *
+ * A batch whose kernel stores a completion word (slot.by_word) is polled
+ * there, a load from host memory, and has no event until a waiter must
+ * sleep: it records one then, which the slot's stream allows because
+ * nothing is queued on it after the kernel.
  */
 inline void cpu_relax(void)
 {
@@ -181,8 +186,42 @@ inline void cpu_relax(void)
 #endif
 }
 
+bool word_seen(const slot *s)
+{
+	return __atomic_load_n(s->h_done, __ATOMIC_ACQUIRE) == s->done_seq;
+}
+
+bool wait_word(worker *w, slot *s, bool oldest)
+{
+	if (oldest && w->be->sync_spin_ns) {
+		uint64_t end = now_ns() + w->be->sync_spin_ns;
+
+		do {
+			for (int i = 0; i < 16; i++) {
+				if (word_seen(s))
+					return true;
+				cpu_relax();
+			}
+		} while (now_ns() < end);
+	}
+	if (word_seen(s))
+		return true;
+	if (!CK(w, cudaEventRecord(s->done_ev, s->stream)) ||
+	    !CK(w, cudaEventSynchronize(s->done_ev)))
+		return false;
+	if (word_seen(s))
+		return true;
+	gpu_aes_log(LOG_ERR, "cuda: gpu %d: a batch ended without storing its completion word %u (found %u)",
+		    w->dev, s->done_seq,
+		    __atomic_load_n(s->h_done, __ATOMIC_ACQUIRE));
+	w->dead = true;
+	return false;
+}
+
 bool wait_done(worker *w, slot *s, bool oldest)
 {
+	if (s->by_word)
+		return wait_word(w, s, oldest);
 	if (oldest && w->be->sync_spin_ns) {
 		uint64_t end = now_ns() + w->be->sync_spin_ns;
 
@@ -258,9 +297,14 @@ void *completer(void *arg)
 
 		if (!s->failed && s->gcm)
 			gcm_finish(w->be->region, s, b);
-		/* The slot goes back under the lock below: the core sees it. */
-		if (s->gcm)
-			s->ghash_clean = !s->failed && s->hand_over;
+		/*
+		 * The slot goes back under the lock below: the core sees it.
+		 * A kernel that took the ticket left it zero, and the sums
+		 * too if it handed them over.
+		 */
+		if (s->gcm || s->by_word)
+			s->ghash_clean = !s->failed &&
+					 (s->hand_over || !s->gcm);
 
 		/*
 		 * The GPU is done with the slot: hand it back before done(),
@@ -615,6 +659,7 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 		return false;
 	s->gcm = false;
 	s->ext = false;
+	s->by_word = false;
 	s->nr = n;
 	if (!make_ksegs(w, r, s, b))
 		return false;
@@ -658,15 +703,18 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	}
 	/*
 	 * GCM: the kernel hands the sums over to h_ghash itself and leaves
-	 * d_ghash zero; zeroed here only after a batch that did not.
+	 * d_ghash zero; zeroed here only after a batch that did not.  A
+	 * zero-copy kernel is the batch's last operation: it stores the
+	 * completion word, on the same ticket.
 	 */
 	bool hand_over = s->gcm && nch > 0;
+	bool by_word = zc && nch > 0;
 
-	if (s->gcm && !s->ghash_clean &&
+	if ((s->gcm || by_word) && !s->ghash_clean &&
 	    !CK(w, cudaMemsetAsync(s->d_ghash, 0,
 				   (size_t)w->max_segs * 16 + 16, s->stream)))
 		return false;
-	if (s->gcm)
+	if (s->gcm || by_word)
 		s->ghash_clean = false;
 	s->hand_over = hand_over;
 	l.base = zc ? w->zc_data : w->d_data;
@@ -676,9 +724,14 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	l.ghash = s->gcm ? s->d_ghash : nullptr;
 	if (hand_over) {
 		l.ghash_out = s->dv_ghash;
-		l.ghash_ticket = s->d_ghash + 4 * (size_t)w->max_segs;
 		l.ghash_words = 4 * n;
 	}
+	if (by_word) {
+		l.done = s->dv_done;
+		l.done_value = ++s->done_seq;
+	}
+	if (hand_over || by_word)
+		l.ticket = s->d_ghash + 4 * (size_t)w->max_segs;
 	l.ext = s->ext;
 	l.nchunks = (uint32_t)nch;
 	l.nenc = (uint32_t)nenc;
@@ -697,6 +750,7 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	}
 	if (s->lone)
 		s->lt.launched = now_ns();
+	s->by_word = by_word;
 	if (!zc && !copy_runs(w, runs, r->data, false, s->stream)) {
 		s->failed = true;
 		return true;
@@ -707,7 +761,7 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 		s->failed = true;
 		return true;
 	}
-	if (!CK(w, cudaEventRecord(s->done_ev, s->stream)))
+	if (!by_word && !CK(w, cudaEventRecord(s->done_ev, s->stream)))
 		s->failed = true;
 	__atomic_add_fetch(zc ? &be->stats.zc_batches : &be->stats.copy_batches,
 			   1, __ATOMIC_RELAXED);
@@ -734,6 +788,7 @@ void worker_free(worker *w)
 		cudaFreeHost(s.h_segs);
 		cudaFreeHost(s.h_ghash);
 		cudaFree(s.d_ghash);
+		cudaFreeHost(s.h_done);
 		cudaFreeHost(s.h_chunks);
 		cudaFree(s.d_segs);
 		cudaFree(s.d_chunks);
@@ -803,12 +858,17 @@ worker *worker_new(gpu_aes_backend *be, int dev)
 		    !CK(w, cudaMallocHost(&s.h_ghash, w->max_segs * 16)) ||
 		    !CK(w, cudaHostGetDevicePointer((void **)&s.dv_ghash,
 						    s.h_ghash, 0)) ||
-		    /* and the hand-over's ticket word */
+		    !CK(w, cudaMallocHost(&s.h_done, sizeof(*s.h_done))) ||
+		    !CK(w, cudaHostGetDevicePointer((void **)&s.dv_done,
+						    s.h_done, 0)) ||
+		    /* and the ticket word of a launch's last CTA */
 		    !CK(w, cudaMalloc(&s.d_ghash, w->max_segs * 16 + 16)) ||
 		    !CK(w, cudaMemset(s.d_ghash, 0, w->max_segs * 16 + 16)))
 			goto fail;
 		else
-			s.ghash_clean = true;
+			*s.h_done = 0;
+	for (slot &s : w->slots)
+		s.ghash_clean = true;
 	load_shape(w, p);
 	if (w->dead)
 		goto fail;
