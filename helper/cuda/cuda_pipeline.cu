@@ -35,6 +35,9 @@
 #include <vector>
 
 #define SMALL_BATCH	(1U << 20)
+#define LONE_STAGES	4
+#define LONE_BIN_NS	250	/* LONE_BINS of them: the last holds the rest */
+#define LONE_BINS	256
 /*
  * Copy-engine batches larger than two pieces are cut into pieces of about
  * this size on two streams, so that one piece's copy-back overlaps the next
@@ -63,6 +66,13 @@ struct gpu_aes_backend {
 		 lone_done_ns;
 	/* ... of which (one kernel launch) before it, and the launch call */
 	uint64_t lone_launch_n, lone_prelaunch_ns, lone_launch_ns;
+	/* ... of which the GPU had ended before a thread first looked */
+	uint64_t lone_ended_n;
+	/*
+	 * ... and the same four stages as histograms, for their medians:
+	 * a few slow wake-ups weigh on the means, not on a p50.
+	 */
+	uint64_t lone_hist[LONE_STAGES][LONE_BINS];
 	unsigned int next_pick;	/* where pick_worker() starts looking */
 };
 
@@ -239,10 +249,35 @@ bool wait_done(worker *w, slot *s, bool oldest)
 	return CK(w, cudaEventSynchronize(s->done_ev));
 }
 
+void lone_hist_add(gpu_aes_backend *be, int stage, uint64_t ns)
+{
+	uint64_t bin = ns / LONE_BIN_NS;
+
+	if (bin >= LONE_BINS)
+		bin = LONE_BINS - 1;
+	__atomic_add_fetch(&be->lone_hist[stage][bin], 1, __ATOMIC_RELAXED);
+}
+
+/* The middle of the bin that holds the median, in us. */
+double lone_median_us(const gpu_aes_backend *be, int stage)
+{
+	uint64_t seen = 0;
+	unsigned int bin = 0;
+
+	for (; bin < LONE_BINS - 1; bin++) {
+		seen += be->lone_hist[stage][bin];
+		if (2 * seen >= be->lone_n)
+			break;
+	}
+	return (bin + 0.5) * LONE_BIN_NS / 1e3;
+}
+
 /* A lone request's stages: its slot's times, then the completion's. */
 void lone_account(gpu_aes_backend *be, const lone_times &t, uint64_t claim,
-		  uint64_t seen, uint64_t end)
+		  bool ended, uint64_t seen, uint64_t end)
 {
+	if (ended)
+		__atomic_add_fetch(&be->lone_ended_n, 1, __ATOMIC_RELAXED);
 	if (t.launched) {
 		__atomic_add_fetch(&be->lone_launch_n, 1, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&be->lone_prelaunch_ns, t.launch - t.submit,
@@ -257,6 +292,10 @@ void lone_account(gpu_aes_backend *be, const lone_times &t, uint64_t claim,
 			   __ATOMIC_RELAXED);
 	__atomic_add_fetch(&be->lone_gpu_ns, seen - t.queued, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&be->lone_done_ns, end - seen, __ATOMIC_RELAXED);
+	lone_hist_add(be, 0, t.queued - t.submit);
+	lone_hist_add(be, 1, claim - t.queued);
+	lone_hist_add(be, 2, seen - t.queued);
+	lone_hist_add(be, 3, end - seen);
 }
 
 void *completer(void *arg)
@@ -276,6 +315,8 @@ void *completer(void *arg)
 		bool oldest = w->head == w->claim, lone = s->lone;
 		lone_times lt = s->lt;	/* the slot is reused after done() */
 		uint64_t t_claim = lone ? now_ns() : 0, t_seen = 0;
+		/* whether waking this thread, not the GPU, was the longer */
+		bool ended = lone && s->by_word && word_seen(s);
 
 		w->claim++;
 		pthread_mutex_unlock(&w->lock);
@@ -331,7 +372,7 @@ void *completer(void *arg)
 		uint64_t t1 = now_ns();
 		__atomic_add_fetch(&w->be->done_ns, t1 - t0, __ATOMIC_RELAXED);
 		if (lone)
-			lone_account(w->be, lt, t_claim, t_seen, t1);
+			lone_account(w->be, lt, t_claim, ended, t_seen, t1);
 		pthread_mutex_lock(&w->lock);
 		w->in_done--;
 		pthread_cond_broadcast(&w->cond);
@@ -1068,6 +1109,11 @@ void cuda_close(struct gpu_aes_backend *be)
 			    be->lone_claim_ns / 1e3 / be->lone_n,
 			    be->lone_gpu_ns / 1e3 / be->lone_n,
 			    be->lone_done_ns / 1e3 / be->lone_n);
+	if (be->lone_n)
+		gpu_aes_log(LOG_INFO, "cuda: lone requests, medians: enqueue %.2f us, held after %.2f us, end seen after %.2f us, done() %.2f us; the GPU had ended before a thread looked for %.1f%%",
+			    lone_median_us(be, 0), lone_median_us(be, 1),
+			    lone_median_us(be, 2), lone_median_us(be, 3),
+			    100.0 * be->lone_ended_n / be->lone_n);
 	/* Which GPUs took the work: pick_worker() spreads it by bytes in flight. */
 	for (worker *w : be->workers)
 		if (w->batches)
