@@ -817,6 +817,16 @@ int bench_helper(const struct bench_opts *o)
 		err |= copy_floor(o, 4096, nthreads, 64U << 20);
 	if (65536 >= o->req_min && 65536 <= o->req_max)
 		err |= copy_floor(o, 65536, nthreads, 64U << 20);
+	/*
+	 * The same bytes through pinned memory and a GPU's copy engines:
+	 * every crossing of host memory the copy-engine batches make, so
+	 * the bound of the bulk figures below (skipped with no GPU).
+	 */
+	for (unsigned int i = 1; i < BENCH_NR_SIZES; i++)
+		if (bench_sizes[i] >= o->req_min &&
+		    bench_sizes[i] <= o->req_max)
+			err |= bench_copy_dma(o, (uint32_t)bench_sizes[i],
+					      nthreads);
 	if (kring_ready())
 		return -1;
 	/* The ring path itself; bench_dispatch() compares the policies. */

@@ -5,6 +5,8 @@
  * several GPUs, all of them at once as well ("pcie-all"): each GPU has a
  * link of its own, so what they reach together is what the host's memory
  * and root ports can feed, the bound of every multi-GPU helper figure.
+ * And copy-dma: the bytes of the helper's copy-engine path without the
+ * path, its bound on bulk.
  */
 #include "../cuda/cuda_backend.h"
 #include "bench.h"
@@ -12,8 +14,10 @@
 
 #include <algorithm>
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <vector>
 
 #define CKR(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
@@ -116,7 +120,194 @@ void add_row(const char *path, int mode, double gbps, const char *gpus)
 	bench_add(&r);
 }
 
+/*
+ * One copy-dma thread: requests of len bytes from a to c through two
+ * pinned halves b[] and the GPU's copy engines, one half's transfers in
+ * flight while the thread copies the other's out and in.
+ */
+struct cd_thread {
+	int dev;
+	uint32_t len, per_half;		/* requests per half */
+	size_t size;			/* of a and c */
+	double seconds;
+	uint8_t *a, *c, *b[2], *d[2];
+	cudaStream_t s[2];
+	cudaEvent_t ev[2];
+	uint64_t reqs;
+	double elapsed, cpu;
+	int err;
+	pthread_t tid;
+};
+
+double thread_cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+#define CKT(t, x) do { if ((x) != cudaSuccess) { (t)->err = -1; \
+	fprintf(stderr, "bench copy-dma: %s\n", #x); return NULL; } } while (0)
+
+/* Half h's requests out to c, at the next of c's slots. */
+void cd_copy_out(cd_thread *t, int h, size_t *off)
+{
+	for (uint32_t k = 0; k < t->per_half; k++) {
+		memcpy(t->c + *off, t->b[h] + k * (size_t)t->len, t->len);
+		*off = *off + 2 * (size_t)t->len > t->size ? 0 : *off + t->len;
+	}
+	t->reqs += t->per_half;
+}
+
+void *cd_main(void *arg)
+{
+	cd_thread *t = (cd_thread *)arg;
+	size_t half = (size_t)t->len * t->per_half, off_in = 0, off_out = 0;
+	double t0, c0;
+	uint64_t n;
+
+	CKT(t, cudaSetDevice(t->dev));
+	t0 = bench_now();
+	c0 = thread_cpu_seconds();
+	for (n = 0;; n++) {
+		int h = (int)(n & 1);
+
+		if (n >= 2) {	/* half h still holds batch n - 2 */
+			CKT(t, cudaEventSynchronize(t->ev[h]));
+			cd_copy_out(t, h, &off_out);
+		}
+		if (bench_now() - t0 >= t->seconds)
+			break;
+		for (uint32_t k = 0; k < t->per_half; k++) {
+			memcpy(t->b[h] + k * (size_t)t->len, t->a + off_in,
+			       t->len);
+			off_in = off_in + 2 * (size_t)t->len > t->size ? 0 :
+				 off_in + t->len;
+		}
+		CKT(t, cudaMemcpyAsync(t->d[h], t->b[h], half,
+				       cudaMemcpyHostToDevice, t->s[h]));
+		CKT(t, cudaMemcpyAsync(t->b[h], t->d[h], half,
+				       cudaMemcpyDeviceToHost, t->s[h]));
+		CKT(t, cudaEventRecord(t->ev[h], t->s[h]));
+	}
+	if (n >= 1) {	/* batch n - 1 */
+		CKT(t, cudaEventSynchronize(t->ev[(n - 1) & 1]));
+		cd_copy_out(t, (int)((n - 1) & 1), &off_out);
+	}
+	t->elapsed = bench_now() - t0;
+	t->cpu = thread_cpu_seconds() - c0;
+	return NULL;
+}
+
+void cd_free(cd_thread &t)
+{
+	cudaSetDevice(t.dev);
+	for (int h = 0; h < 2; h++) {
+		if (t.s[h])
+			cudaStreamDestroy(t.s[h]);
+		if (t.ev[h])
+			cudaEventDestroy(t.ev[h]);
+		cudaFreeHost(t.b[h]);
+		cudaFree(t.d[h]);
+	}
+	free(t.a);
+	free(t.c);
+}
+
 } // namespace
+
+/*
+ * copy-dma: on each of @nthreads threads, requests of @len bytes copied
+ * into pinned memory (a producer into the region), through the first
+ * GPU's copy engines and back (a copy-engine batch), and copied out (the
+ * reaping): every crossing of host memory the helper's copy-engine path
+ * makes per byte, with no ring, batching thread or completion thread.
+ * What it moves per second bounds that path's bulk figure on this host;
+ * its host CPU is the copies' and the copy calls' (waits sleep).
+ */
+extern "C" int bench_copy_dma(const struct bench_opts *o, uint32_t len,
+			      unsigned int nthreads)
+{
+	const size_t size = 64U << 20, half_min = 1U << 20;
+	std::vector<cd_thread> t(nthreads);
+	int ndev = 0, devs[64], err = 0;
+	unsigned int started = 0;
+	uint64_t reqs = 0;
+	double busy = 0, cpu = 0;
+
+	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 1 ||
+	    gpu_aes_parse_gpus(o->gpus, ndev, devs, 64) < 1) {
+		fprintf(stderr, "bench copy-dma: no GPU to copy through\n");
+		return -1;
+	}
+	for (cd_thread &c : t) {
+		memset(&c, 0, sizeof(c));
+		c.dev = devs[0];
+		c.len = len;
+		c.per_half = (uint32_t)std::max<size_t>(1, half_min / len);
+		c.size = size;
+		c.seconds = o->seconds;
+		size_t half = (size_t)len * c.per_half;
+
+		c.a = (uint8_t *)malloc(size);
+		c.c = (uint8_t *)malloc(size);
+		if (!c.a || !c.c)
+			err = -1;
+		else {
+			memset(c.a, 0x5a, size);
+			memset(c.c, 0, size);
+		}
+		for (int h = 0; h < 2 && !err; h++)
+			if (cudaSetDevice(c.dev) != cudaSuccess ||
+			    cudaHostAlloc(&c.b[h], half, cudaHostAllocPortable) !=
+			    cudaSuccess ||
+			    cudaMalloc(&c.d[h], half) != cudaSuccess ||
+			    cudaStreamCreateWithFlags(&c.s[h],
+						      cudaStreamNonBlocking) !=
+			    cudaSuccess ||
+			    cudaEventCreateWithFlags(&c.ev[h],
+						     cudaEventDisableTiming |
+						     cudaEventBlockingSync) !=
+			    cudaSuccess)
+				err = -1;
+		if (err)
+			break;
+	}
+	for (unsigned int i = 0; i < nthreads && !err; i++) {
+		if (pthread_create(&t[i].tid, NULL, cd_main, &t[i]))
+			break;
+		started++;
+	}
+	for (unsigned int i = 0; i < started; i++) {
+		pthread_join(t[i].tid, NULL);
+		err |= t[i].err;
+		reqs += t[i].reqs;
+		busy += t[i].elapsed;
+		cpu += t[i].cpu;
+	}
+	if (!err && reqs) {
+		struct bench_result r;
+
+		memset(&r, 0, sizeof(r));
+		snprintf(r.path, sizeof(r.path), "copy-dma");
+		snprintf(r.alg, sizeof(r.alg), "2x memcpy+dma");
+		r.size = len;
+		r.rps = reqs / (busy / started);
+		r.gbps = r.rps * len / 1e9;
+		r.cpu_us_per_req = cpu / reqs * 1e6;
+		r.cpu_s_per_gb = cpu / (reqs * (double)len / 1e9);
+		snprintf(r.note, sizeof(r.note),
+			 "%u threads, through gpu %d's copy engines, %u per transfer",
+			 started, devs[0], t[0].per_half);
+		bench_add(&r);
+	} else if (!err) {
+		err = -1;
+	}
+	for (cd_thread &c : t)
+		cd_free(c);
+	return err;
+}
 
 extern "C" int bench_pcie(const struct bench_opts *o)
 {
