@@ -174,13 +174,7 @@ static int run(const struct bench_alg *a, int dec, size_t size,
 	memset(&r, 0, sizeof(r));
 	snprintf(r.path, sizeof(r.path), nthreads == 1 ? "cpu-1" : "cpu-all");
 	snprintf(r.alg, sizeof(r.alg), "%s", a->name);
-	r.size = size;
-	r.rps = reqs / (t1 - t0);
-	r.gbps = r.rps * size / 1e9;
-	if (reqs) {
-		r.cpu_us_per_req = (c1 - c0) / reqs * 1e6;
-		r.cpu_s_per_gb = (c1 - c0) / (reqs * (double)size / 1e9);
-	}
+	bench_set_rates(&r, size, (double)reqs, t1 - t0, c1 - c0);
 	snprintf(r.note, sizeof(r.note), "openssl evp, %u thread%s", started,
 		 started == 1 ? "" : "s");
 	bench_add(&r);

@@ -556,11 +556,7 @@ static int copy_floor(const struct bench_opts *o, uint32_t len,
 	snprintf(r.path, sizeof(r.path), nthreads == 1 ? "copy-floor" :
 		 "copy-all");
 	snprintf(r.alg, sizeof(r.alg), "2x memcpy");
-	r.size = len;
-	r.rps = reqs / (busy / started);
-	r.gbps = r.rps * len / 1e9;
-	r.cpu_us_per_req = busy / reqs * 1e6;
-	r.cpu_s_per_gb = busy / (reqs * (double)len / 1e9);
+	bench_set_rates(&r, len, (double)reqs, busy / started, busy);
 	snprintf(r.note, sizeof(r.note), "%u thread%s, %zu MiB buffers each",
 		 started, started == 1 ? "" : "s", size >> 20);
 	bench_add(&r);

@@ -292,11 +292,7 @@ extern "C" int bench_copy_dma(const struct bench_opts *o, uint32_t len,
 		memset(&r, 0, sizeof(r));
 		snprintf(r.path, sizeof(r.path), "copy-dma");
 		snprintf(r.alg, sizeof(r.alg), "2x memcpy+dma");
-		r.size = len;
-		r.rps = reqs / (busy / started);
-		r.gbps = r.rps * len / 1e9;
-		r.cpu_us_per_req = cpu / reqs * 1e6;
-		r.cpu_s_per_gb = cpu / (reqs * (double)len / 1e9);
+		bench_set_rates(&r, len, (double)reqs, busy / started, cpu);
 		snprintf(r.note, sizeof(r.note),
 			 "%u threads, through gpu %d's copy engines, %u per transfer",
 			 started, devs[0], t[0].per_half);

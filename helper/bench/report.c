@@ -23,6 +23,18 @@ double bench_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+void bench_set_rates(struct bench_result *r, size_t len, double reqs,
+		     double seconds, double cpu_s)
+{
+	r->size = len;
+	r->rps = reqs / seconds;
+	r->gbps = r->rps * len / 1e9;
+	if (reqs > 0) {
+		r->cpu_us_per_req = cpu_s / reqs * 1e6;
+		r->cpu_s_per_gb = cpu_s / (reqs * (double)len / 1e9);
+	}
+}
+
 static void print_row(const struct bench_result *r)
 {
 	printf("%-13s %-16s %8zu %8.2f %11.0f %8.2f %8.2f %10.3f %8.3f  %s\n",

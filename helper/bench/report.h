@@ -29,6 +29,14 @@ struct bench_result {
 /* Monotonic seconds, for timing measurements. */
 double bench_now(void);
 
+/*
+ * r's size and rates from @reqs requests of @len bytes done in @seconds
+ * (wall time) and @cpu_s seconds of host CPU over all threads (CPU
+ * figures left 0 when no request was done).
+ */
+void bench_set_rates(struct bench_result *r, size_t len, double reqs,
+		     double seconds, double cpu_s);
+
 /* Keeps r for the summary and the JSON, and prints it as a table row. */
 void bench_add(const struct bench_result *r);
 
