@@ -108,7 +108,18 @@ struct worker {
 	std::vector<uint8_t> ecb_buf;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;	/* a slot or a done() finished */
-	pthread_cond_t work;	/* completion threads: a slot was queued */
+	/*
+	 * Idle completion threads, the one idle the shortest time on top: a
+	 * queued batch wakes that one alone, on its own condition, as its
+	 * CPU is the likeliest to be awake still.  parked: on the stack.
+	 */
+	pthread_cond_t wake[NR_COMPLETERS];
+	unsigned int idle[NR_COMPLETERS], nr_idle;
+	bool parked[NR_COMPLETERS];
+	struct completer_arg {
+		struct worker *w;
+		unsigned int id;
+	} completer_args[NR_COMPLETERS];
 	slot slots[NR_SLOTS];
 	/*
 	 * Ring of slots in submission order: [head, claim) are taken by

@@ -298,17 +298,39 @@ void lone_account(gpu_aes_backend *be, const lone_times &t, uint64_t claim,
 	lone_hist_add(be, 3, end - seen);
 }
 
+/* Takes idle completion thread @id off the stack; under w->lock. */
+void unpark(worker *w, unsigned int id)
+{
+	unsigned int i = 0;
+
+	while (i < w->nr_idle && w->idle[i] != id)
+		i++;
+	for (; i + 1 < w->nr_idle; i++)
+		w->idle[i] = w->idle[i + 1];
+	w->nr_idle--;
+	w->parked[id] = false;
+}
+
 void *completer(void *arg)
 {
-	worker *w = (worker *)arg;
+	const worker::completer_arg *a = (const worker::completer_arg *)arg;
+	worker *w = a->w;
+	unsigned int me = a->id;
 
 	/* Named for top -H, and for the benchmark's CPU split by thread. */
 	pthread_setname_np(pthread_self(), "gpuaes-cudadone");
 	cudaSetDevice(w->dev);
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
-		while (w->claim == w->tail && !w->stop)
-			pthread_cond_wait(&w->work, &w->lock);
+		while (w->claim == w->tail && !w->stop) {
+			if (!w->parked[me]) {
+				w->parked[me] = true;
+				w->idle[w->nr_idle++] = me;
+			}
+			pthread_cond_wait(&w->wake[me], &w->lock);
+		}
+		if (w->parked[me])	/* woken by stop, or spuriously */
+			unpark(w, me);
 		if (w->claim == w->tail)
 			break;
 		slot *s = &w->slots[w->claim % NR_SLOTS];
@@ -817,7 +839,8 @@ void worker_free(worker *w)
 	if (w->nr_completers) {
 		pthread_mutex_lock(&w->lock);
 		w->stop = true;
-		pthread_cond_broadcast(&w->work);
+		for (pthread_cond_t &c : w->wake)
+			pthread_cond_signal(&c);
 		pthread_mutex_unlock(&w->lock);
 		for (unsigned int i = 0; i < w->nr_completers; i++)
 			pthread_join(w->completer[i], NULL);
@@ -847,7 +870,8 @@ void worker_free(worker *w)
 	cudaFree(w->d_data);
 	pthread_mutex_destroy(&w->lock);
 	pthread_cond_destroy(&w->cond);
-	pthread_cond_destroy(&w->work);
+	for (pthread_cond_t &c : w->wake)
+		pthread_cond_destroy(&c);
 	delete w;
 }
 
@@ -862,7 +886,8 @@ worker *worker_new(gpu_aes_backend *be, int dev)
 	w->batch_copy = env_u64("GPU_AES_CUDA_BATCH_COPY", 1) != 0;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->cond, NULL);
-	pthread_cond_init(&w->work, NULL);
+	for (pthread_cond_t &c : w->wake)
+		pthread_cond_init(&c, NULL);
 	/* A batch holds at most every queue's entries. */
 	w->max_segs = r->nr_queues * r->queue_entries;
 	/*
@@ -913,9 +938,12 @@ worker *worker_new(gpu_aes_backend *be, int dev)
 	load_shape(w, p);
 	if (w->dead)
 		goto fail;
+	for (unsigned int i = 0; i < NR_COMPLETERS; i++)
+		w->completer_args[i] = { w, i };
 	while (w->nr_completers < NR_COMPLETERS &&
 	       !pthread_create(&w->completer[w->nr_completers], NULL,
-			       completer, w))
+			       completer,
+			       &w->completer_args[w->nr_completers]))
 		w->nr_completers++;
 	if (!w->nr_completers)
 		goto fail;
@@ -1046,12 +1074,19 @@ void submit_one(struct gpu_aes_backend *be, struct gpu_aes_batch *b,
 	w->bytes += s->bytes;
 	w->tail++;
 	/*
-	 * Every completion thread, not one: the first awake takes the slot.
-	 * pthread_cond_signal measured QD1 64 KiB p50 at 214 us instead of
-	 * 45 (helper/cuda/NOTES.md): a signalled thread may sit on a vCPU
-	 * that is slow to wake.
+	 * One completion thread, the one idle the shortest time: waking
+	 * them all cost the core ~10 us per lone batch.  The longest idle
+	 * (pthread_cond_signal's pick) measured QD1 64 KiB p50 at 214 us
+	 * instead of 45 (helper/cuda/NOTES.md): its vCPU may be slow to
+	 * wake.  A thread that is busy claims the next slot itself, and the
+	 * next batch queued wakes another if this one is slow.
 	 */
-	pthread_cond_broadcast(&w->work);
+	if (w->nr_idle) {
+		unsigned int id = w->idle[--w->nr_idle];
+
+		w->parked[id] = false;
+		pthread_cond_signal(&w->wake[id]);
+	}
 	pthread_mutex_unlock(&w->lock);
 }
 
