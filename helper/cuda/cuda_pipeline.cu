@@ -201,19 +201,24 @@ bool word_seen(const slot *s)
 	return __atomic_load_n(s->h_done, __ATOMIC_ACQUIRE) == s->done_seq;
 }
 
-bool wait_word(worker *w, slot *s, bool oldest)
+/* 1: the slot's batch has ended, 0: not yet, -1: it failed (logged). */
+int batch_ended(worker *w, slot *s)
 {
-	if (oldest && w->be->sync_spin_ns) {
-		uint64_t end = now_ns() + w->be->sync_spin_ns;
+	if (s->by_word)
+		return word_seen(s);
+	cudaError_t e = cudaEventQuery(s->done_ev);
 
-		do {
-			for (int i = 0; i < 16; i++) {
-				if (word_seen(s))
-					return true;
-				cpu_relax();
-			}
-		} while (now_ns() < end);
-	}
+	if (e == cudaErrorNotReady)
+		return 0;
+	return CK(w, e) ? 1 : -1;
+}
+
+/*
+ * Sleeps until a by_word batch ends: its event is recorded only now, and
+ * the word must be there once the event has passed.
+ */
+bool sleep_on_word(worker *w, slot *s)
+{
 	if (word_seen(s))
 		return true;
 	if (!CK(w, cudaEventRecord(s->done_ev, s->stream)) ||
@@ -230,22 +235,25 @@ bool wait_word(worker *w, slot *s, bool oldest)
 
 bool wait_done(worker *w, slot *s, bool oldest)
 {
-	if (s->by_word)
-		return wait_word(w, s, oldest);
+	/* A look at the word is a load, at an event a driver call. */
+	int looks = s->by_word ? 16 : 1, pauses = s->by_word ? 1 : 64;
+
 	if (oldest && w->be->sync_spin_ns) {
 		uint64_t end = now_ns() + w->be->sync_spin_ns;
 
 		do {
-			cudaError_t e = cudaEventQuery(s->done_ev);
+			for (int i = 0; i < looks; i++) {
+				int ended = batch_ended(w, s);
 
-			if (e == cudaSuccess)
-				return true;
-			if (e != cudaErrorNotReady)
-				return CK(w, e);
-			for (int i = 0; i < 64; i++)
-				cpu_relax();
+				if (ended)
+					return ended > 0;
+				for (int k = 0; k < pauses; k++)
+					cpu_relax();
+			}
 		} while (now_ns() < end);
 	}
+	if (s->by_word)
+		return sleep_on_word(w, s);
 	return CK(w, cudaEventSynchronize(s->done_ev));
 }
 
