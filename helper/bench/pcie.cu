@@ -150,14 +150,22 @@ double thread_cpu_seconds(void)
 #define CKT(t, x) do { if ((x) != cudaSuccess) { (t)->err = -1; \
 	fprintf(stderr, "bench copy-dma: %s\n", #x); return NULL; } } while (0)
 
-/* Half h's requests out to c, at the next of c's slots. */
-void cd_copy_out(cd_thread *t, int h, size_t *off)
+/*
+ * Half h's requests from a (in) or to c (out), from *off on, wrapping
+ * before the end of the buffer: the next request's source or destination
+ * is rarely in the caches, as a consumer's is not.
+ */
+void cd_copy(cd_thread *t, int h, bool in, size_t *off)
 {
 	for (uint32_t k = 0; k < t->per_half; k++) {
-		memcpy(t->c + *off, t->b[h] + k * (size_t)t->len, t->len);
+		uint8_t *half = t->b[h] + k * (size_t)t->len;
+
+		if (in)
+			memcpy(half, t->a + *off, t->len);
+		else
+			memcpy(t->c + *off, half, t->len);
 		*off = *off + 2 * (size_t)t->len > t->size ? 0 : *off + t->len;
 	}
-	t->reqs += t->per_half;
 }
 
 void *cd_main(void *arg)
@@ -175,16 +183,12 @@ void *cd_main(void *arg)
 
 		if (n >= 2) {	/* half h still holds batch n - 2 */
 			CKT(t, cudaEventSynchronize(t->ev[h]));
-			cd_copy_out(t, h, &off_out);
+			cd_copy(t, h, false, &off_out);
+			t->reqs += t->per_half;
 		}
 		if (bench_now() - t0 >= t->seconds)
 			break;
-		for (uint32_t k = 0; k < t->per_half; k++) {
-			memcpy(t->b[h] + k * (size_t)t->len, t->a + off_in,
-			       t->len);
-			off_in = off_in + 2 * (size_t)t->len > t->size ? 0 :
-				 off_in + t->len;
-		}
+		cd_copy(t, h, true, &off_in);
 		CKT(t, cudaMemcpyAsync(t->d[h], t->b[h], half,
 				       cudaMemcpyHostToDevice, t->s[h]));
 		CKT(t, cudaMemcpyAsync(t->b[h], t->d[h], half,
@@ -193,7 +197,8 @@ void *cd_main(void *arg)
 	}
 	if (n >= 1) {	/* batch n - 1 */
 		CKT(t, cudaEventSynchronize(t->ev[(n - 1) & 1]));
-		cd_copy_out(t, (int)((n - 1) & 1), &off_out);
+		cd_copy(t, (int)((n - 1) & 1), false, &off_out);
+		t->reqs += t->per_half;
 	}
 	t->elapsed = bench_now() - t0;
 	t->cpu = thread_cpu_seconds() - c0;
