@@ -1209,6 +1209,16 @@ unsigned int cuda_describe(struct gpu_aes_backend *be,
 	return n;
 }
 
+/*
+ * A batch per slot of every GPU: the core kept four in flight whatever the
+ * slots, which left half of one GPU's idle and bounded 16 threads of 4 KiB
+ * requests at 3.7-4.6 M/s (bench-results/2026-11-27-inflight).
+ */
+unsigned int cuda_max_batches(struct gpu_aes_backend *be)
+{
+	return NR_SLOTS * (unsigned int)be->workers.size();
+}
+
 } /* namespace */
 
 } /* namespace gpu_aes_cuda */
@@ -1218,5 +1228,5 @@ extern "C" const struct gpu_aes_backend_ops gpu_aes_backend_cuda = {
 	gpu_aes_cuda::cuda_probe, gpu_aes_cuda::cuda_open,
 	gpu_aes_cuda::cuda_submit, gpu_aes_cuda::cuda_drain,
 	gpu_aes_cuda::cuda_close, gpu_aes_cuda::cuda_idle,
-	gpu_aes_cuda::cuda_describe,
+	gpu_aes_cuda::cuda_describe, gpu_aes_cuda::cuda_max_batches,
 };

@@ -127,6 +127,12 @@ struct gpu_aes_backend_ops {
 	 */
 	unsigned int (*describe)(struct gpu_aes_backend *be,
 				 struct gpu_aes_gpu_info *out, unsigned int max);
+	/*
+	 * Optional (NULL: 4).  How many batches it works on at once, after
+	 * open(): the core keeps that many in flight, since requests wait
+	 * in the queues whenever it keeps fewer and a place stands idle.
+	 */
+	unsigned int (*max_batches)(struct gpu_aes_backend *be);
 };
 
 extern const struct gpu_aes_backend_ops gpu_aes_backend_cpu;

@@ -23,6 +23,8 @@
 #include "log.h"
 
 #define DEFAULT_INFLIGHT	4U
+/* Each batch holds max_batch segments (up to 8192 * 64 bytes). */
+#define MAX_INFLIGHT	64U
 #define DEFAULT_MAX_BATCH	8192U
 
 struct core_batch {
@@ -780,7 +782,12 @@ int gpu_aes_core_create(const struct gpu_aes_region *r,
 	c->max_batch = cfg && cfg->max_batch && cfg->max_batch < all ?
 		       cfg->max_batch : all;
 	c->max_inflight = cfg && cfg->max_inflight ? cfg->max_inflight :
+			  ops->max_batches ? ops->max_batches(be) :
 			  DEFAULT_INFLIGHT;
+	if (!c->max_inflight)
+		c->max_inflight = 1;
+	if (c->max_inflight > MAX_INFLIGHT)
+		c->max_inflight = MAX_INFLIGHT;
 	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	c->invalid = calloc(c->max_batch, sizeof(*c->invalid));
 	c->batches = calloc(c->max_inflight, sizeof(*c->batches));

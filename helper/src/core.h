@@ -31,7 +31,11 @@ struct gpu_aes_core_config {
 	void *cpu_arg;
 	uint32_t max_batch;		/* segments per batch, 0 = all queues' entries
 				   (at most 8192) */
-	unsigned int max_inflight;	/* batches in the backend, 0 = 4 */
+	/*
+	 * Batches in the backend at once; 0: as many as it works on at
+	 * once (its max_batches()), 4 if it does not say.
+	 */
+	unsigned int max_inflight;
 };
 
 struct gpu_aes_core_stats {

@@ -6,6 +6,7 @@
  * (CQ full) and see exactly what the core did per wake-up.  Core, backend
  * (cpu) and transport are real.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "backend_cpu.h"
@@ -434,4 +435,147 @@ TEST(ring_wiped_xts_gcm_keys_leave_no_host_copy)
 		left += g_key[i] != 0;
 	CHECK_EQ(gpu_aes_backend_cpu_cached(m.be), left + 1);
 	mfix_teardown(&m);
+}
+
+/*
+ * A backend that holds every batch until the test lets it go (the cpu
+ * backend finishes each before the core takes the next), and says how
+ * many it works on at once.
+ */
+#define HOLD_BATCHES	6U
+
+static struct hold_be {
+	pthread_mutex_t lock;
+	struct gpu_aes_batch *held[HOLD_BATCHES + 4];
+	unsigned int nr, most;	/* held now, held at once at most */
+	unsigned int taken;	/* batches submitted */
+} g_hold;
+
+static int hold_open(const struct gpu_aes_backend_config *cfg,
+		     const struct gpu_aes_region *r,
+		     struct gpu_aes_backend **out)
+{
+	(void)cfg;
+	(void)r;
+	*out = (struct gpu_aes_backend *)&g_hold;
+	return 0;
+}
+
+static void hold_submit(struct gpu_aes_backend *be, struct gpu_aes_batch *b)
+{
+	(void)be;
+	pthread_mutex_lock(&g_hold.lock);
+	if (g_hold.nr < HOLD_BATCHES + 4)
+		g_hold.held[g_hold.nr++] = b;
+	if (g_hold.nr > g_hold.most)
+		g_hold.most = g_hold.nr;
+	g_hold.taken++;
+	pthread_mutex_unlock(&g_hold.lock);
+}
+
+/* Completes the oldest held batch, its requests untouched; 0 or -1. */
+static int hold_release_one(void)
+{
+	struct gpu_aes_batch *b;
+
+	pthread_mutex_lock(&g_hold.lock);
+	if (!g_hold.nr) {
+		pthread_mutex_unlock(&g_hold.lock);
+		return -1;
+	}
+	b = g_hold.held[0];
+	g_hold.nr--;
+	for (unsigned int i = 0; i < g_hold.nr; i++)
+		g_hold.held[i] = g_hold.held[i + 1];
+	pthread_mutex_unlock(&g_hold.lock);
+	for (uint32_t i = 0; i < b->nr; i++)
+		b->segs[i].status = GPU_AES_STATUS_OK;
+	b->done(b);
+	return 0;
+}
+
+/* Lets every held batch go: a failed test still tears down. */
+static void hold_drain(struct gpu_aes_backend *be)
+{
+	(void)be;
+	while (!hold_release_one())
+		;
+}
+
+static void hold_close(struct gpu_aes_backend *be)
+{
+	hold_drain(be);
+}
+
+static unsigned int hold_max_batches(struct gpu_aes_backend *be)
+{
+	(void)be;
+	return HOLD_BATCHES;
+}
+
+static const struct gpu_aes_backend_ops hold_ops = {
+	.name = "hold",
+	.algs = GPU_AES_ALGS_KNOWN,
+	.open = hold_open,
+	.submit = hold_submit,
+	.drain = hold_drain,
+	.close = hold_close,
+	.max_batches = hold_max_batches,
+};
+
+static int hold_taken(void *arg)
+{
+	unsigned int n;
+
+	pthread_mutex_lock(&g_hold.lock);
+	n = g_hold.taken;
+	pthread_mutex_unlock(&g_hold.lock);
+	return n >= *(const unsigned int *)arg;
+}
+
+/*
+ * The core keeps as many batches in the backend as it says it works on
+ * at once, not a fixed four: with all of them held, a further request
+ * waits in its queue until one is done, then goes as a batch of its own.
+ */
+TEST(ring_core_fills_the_backends_places)
+{
+	struct gpu_aes_core_stats st;
+	unsigned int want;
+	struct mfix m;
+	uint32_t i;
+
+	memset(&g_hold, 0, sizeof(g_hold));
+	pthread_mutex_init(&g_hold.lock, NULL);
+	CHECK_EQ(mfix_alloc(&m, 1, 16, 4, QDATA), 0);
+	t_rand_bytes(g_key, sizeof(g_key));
+	mfix_set_key(&m, 0, 1, g_key, 16, 0);
+	CHECK_EQ(mfix_open(&m, &hold_ops, 0, NULL), 0);
+	CHECK_EQ(mfix_start(&m), 0);
+	/* One request at a time: each is a batch, and none comes back. */
+	for (i = 0; i < HOLD_BATCHES; i++) {
+		post(&m, 0, i, 64 * i, 64);
+		want = i + 1;
+		CHECK_EQ(wait_until(hold_taken, &want), 0);
+	}
+	post(&m, 0, HOLD_BATCHES, 64 * HOLD_BATCHES, 64);
+	CHECK_EQ(hold_release_one(), 0);
+	want = HOLD_BATCHES + 1;
+	CHECK_EQ(wait_until(hold_taken, &want), 0);
+	pthread_mutex_lock(&g_hold.lock);
+	i = g_hold.most;
+	pthread_mutex_unlock(&g_hold.lock);
+	CHECK_EQ(i, HOLD_BATCHES);
+	while (!hold_release_one())
+		;
+	CHECK_EQ(mfix_wait_cq(&m, 0, HOLD_BATCHES + 1), 0);
+	gpu_aes_core_get_stats(m.core, &st);
+	CHECK_EQ(st.batches, HOLD_BATCHES + 1);
+	CHECK_EQ(st.requests, HOLD_BATCHES + 1);
+	for (i = 0; i <= HOLD_BATCHES; i++) {
+		CHECK_EQ(mfix_cqe(&m, 0, i)->tag, i);
+		CHECK_EQ(mfix_cqe(&m, 0, i)->status, GPU_AES_STATUS_OK);
+	}
+	mfix_teardown(&m);
+	pthread_mutex_destroy(&g_hold.lock);
 }
