@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Each call's figures, one line per run: python3 summary.py > summary.txt
+
+Reads the bench output each call's run.sh wrote ("### tree tag" headings
+before each run) and prints, per file: QD1 p50 and host CPU per request
+with the waiter's wake-up, the cuda backend's lone-request breakdown
+(means, then medians) and time per batch, and requests/s with host CPU
+per request of every other row (the ring, copy-all, copy-dma, OpenSSL),
+in the order the runs were made.
+"""
+import glob
+import os
+import re
+
+ROW = re.compile(r'^(helper|helper-qd1|raw-qd1|raw-qd1-zc|raw-qd1-word|copy-all|'
+                 r'copy-dma|copy-floor|cpu-1|cpu-all)\s+(\S+)\s+'
+                 r'(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(.*)$')
+
+
+def runs(path):
+    """[(heading, [lines])] in file order; rows printed twice kept once."""
+    out, head, seen = [], '', set()
+    for line in open(path, errors='replace'):
+        if line.startswith('###'):
+            head = line[3:].strip()
+            out.append((head, []))
+            seen = set()
+            continue
+        if not out:
+            out.append(('', []))
+        if line in seen:
+            continue
+        seen.add(line)
+        out[-1][1].append(line.rstrip('\n'))
+    return out
+
+
+def show(path):
+    print('==', os.path.relpath(path, os.path.dirname(__file__) or '.'))
+    for head, lines in runs(path):
+        for line in lines:
+            m = ROW.match(line.replace('2x memcpy', '2x-memcpy'))
+            if m and m.group(1) in ("copy-all", "copy-dma", "copy-floor"):
+                m = ROW.match(line.replace('2x memcpy+dma', '2x-memcpy')
+                              .replace('2x memcpy', '2x-memcpy'))
+            if m:
+                path_, alg, size = m.group(1), m.group(2), m.group(3)
+                rps, p50, cpu = float(m.group(5)), m.group(6), m.group(8)
+                note = m.group(10)
+                if path_ == 'helper-qd1':
+                    w = re.search(r'waiter ran ([\d.]+) us', note)
+                    print(f'{head:14s} qd1  {alg:12s} p50 {p50:>6s} us, '
+                          f'cpu {cpu:>8s} us/req, waiter '
+                          f'{w.group(1) if w else "-"} us')
+                elif path_.startswith('raw-qd1'):
+                    c = re.search(r'launch call ([\d.]+) us', note)
+                    print(f'{head:14s} {path_:10s} {alg:12s} p50 {p50:>6s} us'
+                          + (f', launch call {c.group(1)} us' if c else ''))
+                else:
+                    print(f'{head:14s} {path_:8s} {alg:15s} {size:>7s} B '
+                          f'{rps / 1e3:9.1f} k req/s, {m.group(4):>6s} GB/s, '
+                          f'cpu {cpu:>8s} us/req')
+            elif 'per batch: submit' in line:
+                print(f'{head:14s}   per batch: ' + line.split('per batch: ')[1])
+            elif 'lone requests, medians' in line:
+                print(f'{head:14s}   lone, medians: ' +
+                      line.split('medians: ')[1])
+            elif 'lone requests' in line:
+                print(f'{head:14s}   lone, means: ' +
+                      line.split('per request: ')[1])
+
+
+if __name__ == '__main__':
+    here = os.path.dirname(os.path.abspath(__file__))
+    for f in sorted(glob.glob(os.path.join(here, '[0-9]-*', '*.txt'))):
+        if os.path.basename(f) in ('device.txt', 'log.txt', 'gpu-check.txt'):
+            continue
+        show(f)
