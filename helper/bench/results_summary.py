@@ -1,29 +1,34 @@
 #!/usr/bin/env python3
-"""Each call's figures, one line per run: python3 summary.py > summary.txt
+"""A results folder's figures, one line per row, in the order they ran.
 
-Reads the bench output each call's run.sh wrote ("### tree tag" headings
-before each run) and prints, per file: QD1 p50 and host CPU per request
-with the waiter's wake-up, the cuda backend's lone-request breakdown
-(means, then medians) and time per batch, and requests/s with host CPU
-per request of every other row (the ring, copy-all, copy-dma, OpenSSL),
-in the order the runs were made.
+    python3 helper/bench/results_summary.py bench-results/FOLDER > FOLDER/summary.txt
+
+Reads the bench output each call's run.sh wrote into FOLDER/N-name/*.txt
+("### tree tag" headings before each run) and prints, per file: QD1 p50
+and host CPU per request with the waiter's wake-up, raw-qd1 p50 with the
+launch call, the cuda backend's lone-request breakdown (means, then
+medians) and time per batch, and requests/s, GB/s and host CPU per
+request of every other row (the ring, the copy bounds, OpenSSL).
 """
 import glob
 import os
 import re
+import sys
 
 ROW = re.compile(r'^(helper|helper-qd1|raw-qd1|raw-qd1-zc|raw-qd1-word|copy-all|'
-                 r'copy-dma|cpu-1|cpu-all)\s+(\S+)\s+'
+                 r'copy-dma|copy-floor|cpu-1|cpu-all)\s+(\S+)\s+'
                  r'(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(.*)$')
+# The copy rows name their "algorithm" in two words.
+ALG_WORDS = (('2x memcpy+dma', '2x-memcpy+dma'), ('2x memcpy', '2x-memcpy'))
+SKIP = ('device.txt', 'log.txt', 'gpu-check.txt', 'sass.txt')
 
 
 def runs(path):
     """[(heading, [lines])] in file order; rows printed twice kept once."""
-    out, head, seen = [], '', set()
+    out, seen = [], set()
     for line in open(path, errors='replace'):
         if line.startswith('###'):
-            head = line[3:].strip()
-            out.append((head, []))
+            out.append((line[3:].strip(), []))
             seen = set()
             continue
         if not out:
@@ -35,14 +40,13 @@ def runs(path):
     return out
 
 
-def show(path):
-    print('==', os.path.relpath(path, os.path.dirname(__file__) or '.'))
+def show(path, folder):
+    print('==', os.path.relpath(path, folder))
     for head, lines in runs(path):
         for line in lines:
-            m = ROW.match(line.replace('2x memcpy', '2x-memcpy'))
-            if m and m.group(1) in ('copy-all', 'copy-dma'):
-                m = ROW.match(line.replace('2x memcpy+dma', '2x-memcpy')
-                              .replace('2x memcpy', '2x-memcpy'))
+            for words, one in ALG_WORDS:
+                line = line.replace(words, one)
+            m = ROW.match(line)
             if m:
                 path_, alg, size = m.group(1), m.group(2), m.group(3)
                 rps, p50, cpu = float(m.group(5)), m.group(6), m.group(8)
@@ -70,9 +74,21 @@ def show(path):
                       line.split('per request: ')[1])
 
 
+def main():
+    if len(sys.argv) != 2 or sys.argv[1] in ('-h', '--help'):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    folder = sys.argv[1]
+    files = sorted(glob.glob(os.path.join(folder, '[0-9]-*', '*.txt')))
+    if not files:
+        print(f'results_summary.py: no N-name/*.txt under {folder}',
+              file=sys.stderr)
+        return 1
+    for f in files:
+        if os.path.basename(f) not in SKIP:
+            show(f, folder)
+    return 0
+
+
 if __name__ == '__main__':
-    here = os.path.dirname(os.path.abspath(__file__))
-    for f in sorted(glob.glob(os.path.join(here, '[0-9]-*', '*.txt'))):
-        if os.path.basename(f) in ('device.txt', 'log.txt', 'gpu-check.txt'):
-            continue
-        show(f)
+    sys.exit(main())
