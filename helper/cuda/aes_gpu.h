@@ -164,6 +164,21 @@ struct gpu_aes_kchunk {
 	uint32_t aux[4];
 };
 
+/*
+ * GCM: a warp's sum (its last group is glast of the chunk at block0 of a
+ * stream of stream_blocks) goes to its place in the segment's hash times
+ * H^(32 e), e the groups of the stream after glast.  That is
+ * hp32[G - 1 - glast] times the chunk's aux (H^(32 groups after the
+ * chunk)), one product instead of two while e <= GPU_AES_HP32_MAX:
+ * always for a segment of one chunk, as a lone request is.
+ */
+static inline GPU_AES_HD uint32_t gpu_aes_gcm_warp_power(uint32_t stream_blocks,
+							 uint32_t block0,
+							 uint32_t glast)
+{
+	return (stream_blocks - block0) / 32 - 1 - glast;
+}
+
 /* Launch shape: the tuning result for one GPU. */
 struct gpu_aes_shape {
 	unsigned int variant;	/* 0: 2 tables (64 KiB), 1: 4 tables (128 KiB) */

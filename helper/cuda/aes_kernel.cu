@@ -537,6 +537,9 @@ __device__ void run_cbc_enc(const char *smb, uint32_t lane4, uint8_t *base,
  * the warp's sum times H^(32 (groups after the warp's last one)) and the
  * chunk's factor H^(blocks after the chunk) put every block at its power,
  * so the segment's GHASH is the XOR of all lanes' results, in any order.
+ * The last two are one power of H^32 where the table holds it
+ * (gpu_aes_gcm_warp_power()): a lone request's GHASH ends two products
+ * sooner, its Horner product on a zero sum being skipped too.
  */
 static_assert(offsetof(gpu_aes_dev_key, hpre) % 16 == 0,
 	      "hpre is read as uint4");
@@ -684,7 +687,8 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
 			x[2] = bswap((uint32_t)(cbits >> 32));
 			x[3] = bswap((uint32_t)cbits);
 		}
-		{
+		/* y is zero before the warp's first group: nothing to fold */
+		if (g != w) {
 			/* reloaded (L1) rather than held: registers are short */
 			gf128_pre hn;
 			const uint4 *src = reinterpret_cast<const uint4 *>(
@@ -721,16 +725,25 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
 			y[k] ^= __shfl_xor_sync(0xffffffffU, y[k], d);
 	if (l == 0) {
 		const uint32_t glast = w + nw * ((G - 1 - w) / nw);
+		const uint32_t e = gpu_aes_gcm_warp_power(n + pad, ch.block0,
+							  glast);
 		uint32_t f[4];
 
+		if (e <= GPU_AES_HP32_MAX) {
 #pragma unroll
-		for (int k = 0; k < 4; k++)
-			f[k] = __ldg(&K->hp32[G - 1 - glast][k]);
-		gf128_mul(y, f, y);
+			for (int k = 0; k < 4; k++)
+				f[k] = __ldg(&K->hp32[e][k]);
+			gf128_mul(y, f, y);
+		} else {
 #pragma unroll
-		for (int k = 0; k < 4; k++)
-			f[k] = ch.aux[k];
-		gf128_mul(y, f, y);
+			for (int k = 0; k < 4; k++)
+				f[k] = __ldg(&K->hp32[G - 1 - glast][k]);
+			gf128_mul(y, f, y);
+#pragma unroll
+			for (int k = 0; k < 4; k++)
+				f[k] = ch.aux[k];
+			gf128_mul(y, f, y);
+		}
 #pragma unroll
 		for (int k = 0; k < 4; k++)
 			atomicXor(ghash + 4 * (size_t)ch.seg + k, y[k]);

@@ -878,9 +878,13 @@ static void test_ref_xts(void)
 /*
  * The kernel's GHASH decomposition, replayed on the CPU: hash stream with
  * zero blocks in front, chunks from build_chunks, per lane Horner by
- * H^threads, lane, warp and chunk factors, XOR of everything; the tag
- * must equal OpenSSL's.
+ * H^threads (no product before a warp's first group), lane factor, then
+ * the warp's and the chunk's as one power of H^32 where hp32[] holds it,
+ * else as two; XOR of everything; the tag must equal OpenSSL's.  Counts
+ * which of the two ways each warp took.
  */
+static unsigned long gcm_folded, gcm_unfolded;
+
 static int gcm_emulate(const uint8_t *key, unsigned int kl, const uint8_t iv[12],
 		       const uint8_t *aad, uint32_t aad_len, const uint8_t *ct,
 		       uint32_t len, uint32_t chunk, uint32_t nt, uint8_t tag[16])
@@ -942,7 +946,9 @@ static int gcm_emulate(const uint8_t *key, unsigned int kl, const uint8_t iv[12]
 					}
 					words(blk, x);
 					gf128_from_gcm(x, xr);
-					gf128_mul_pre(y, &dk.hpre[nw], y);
+					if (gi != w)
+						gf128_mul_pre(y, &dk.hpre[nw],
+							      y);
 					for (int k = 0; k < 4; k++)
 						y[k] ^= xr[k];
 				}
@@ -950,8 +956,17 @@ static int gcm_emulate(const uint8_t *key, unsigned int kl, const uint8_t iv[12]
 				for (int k = 0; k < 4; k++)
 					wacc[k] ^= y[k];
 			}
-			gf128_mul(wacc, dk.hp32[G - 1 - glast], wacc);
-			gf128_mul(wacc, ch[ci].aux, wacc);
+			uint32_t e = gpu_aes_gcm_warp_power(N, ch[ci].block0,
+							    glast);
+
+			if (e <= GPU_AES_HP32_MAX) {
+				gf128_mul(wacc, dk.hp32[e], wacc);
+				gcm_folded++;
+			} else {
+				gf128_mul(wacc, dk.hp32[G - 1 - glast], wacc);
+				gf128_mul(wacc, ch[ci].aux, wacc);
+				gcm_unfolded++;
+			}
 			for (int k = 0; k < 4; k++)
 				acc[k] ^= wacc[k];
 		}
@@ -999,6 +1014,8 @@ static void test_gcm_hash(void)
 		}
 	}
 	EXPECT(ok);
+	/* Both ways of placing a warp's sum ran (short and long streams). */
+	EXPECT(gcm_folded > 0 && gcm_unfolded > 0);
 
 	/* Several chunks at the GCM cap: a text of 2.5 chunks plus AAD. */
 	{
