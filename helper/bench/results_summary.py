@@ -6,21 +6,23 @@
 Reads the bench output each call's run.sh wrote into FOLDER/N-name/*.txt
 ("### tree tag" headings before each run) and prints, per file: QD1 p50
 and host CPU per request with the waiter's wake-up, raw-qd1 p50 with the
-launch call, the cuda backend's lone-request breakdown (means, then
-medians) and time per batch, and requests/s, GB/s and host CPU per
-request of every other row (the ring, the copy bounds, OpenSSL).
+launch call, raw-gpu GB/s (one launch of one segment), the cuda
+backend's lone-request breakdown (means, then medians) and time per
+batch, and requests/s, GB/s and host CPU per request of every other row
+(the ring, the copy bounds, OpenSSL).
 """
 import glob
 import os
 import re
 import sys
 
-ROW = re.compile(r'^(helper|helper-qd1|raw-qd1|raw-qd1-zc|raw-qd1-word|copy-all|'
-                 r'copy-dma|copy-floor|cpu-1|cpu-all)\s+(\S+)\s+'
+ROW = re.compile(r'^(helper|helper-qd1|raw-qd1|raw-qd1-zc|raw-qd1-word|'
+                 r'raw-gpu|copy-all|copy-dma|copy-floor|cpu-1|cpu-all)'
+                 r'\s+(\S+)\s+'
                  r'(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(.*)$')
 # The copy rows name their "algorithm" in two words.
 ALG_WORDS = (('2x memcpy+dma', '2x-memcpy+dma'), ('2x memcpy', '2x-memcpy'))
-SKIP = ('device.txt', 'log.txt', 'gpu-check.txt', 'sass.txt')
+SKIP = ('device.txt', 'log.txt', 'sass.txt')
 
 
 def runs(path):
@@ -56,6 +58,9 @@ def show(path, folder):
                     print(f'{head:14s} qd1  {alg:12s} p50 {p50:>6s} us, '
                           f'cpu {cpu:>8s} us/req, waiter '
                           f'{w.group(1) if w else "-"} us')
+                elif path_ == 'raw-gpu':
+                    print(f'{head:14s} raw-gpu    {alg:15s} {size:>8s} B '
+                          f'{m.group(4):>7s} GB/s')
                 elif path_.startswith('raw-qd1'):
                     c = re.search(r'launch call ([\d.]+) us', note)
                     print(f'{head:14s} {path_:10s} {alg:12s} p50 {p50:>6s} us'
@@ -85,7 +90,8 @@ def main():
               file=sys.stderr)
         return 1
     for f in files:
-        if os.path.basename(f) not in SKIP:
+        name = os.path.basename(f)
+        if name not in SKIP and not name.startswith('gpu-check'):
             show(f, folder)
     return 0
 
