@@ -246,6 +246,8 @@ int cmd_top(struct ctl *c, int argc, char **argv);
 int cmd_metrics(struct ctl *c, int argc, char **argv);
 int cmd_bench(struct ctl *c, int argc, char **argv);
 
+/* ---- options.c: the options every command takes ------------------------ */
+
 /* The long options every command takes, for its option table. */
 #define CTL_LONGOPTS							\
 	{ "json", no_argument, NULL, 'j' },				\
