@@ -5,24 +5,8 @@
 # alternated: raw-qd1 (-zc, -word) and raw-gpu at 4 KiB, QD1 at 4 KiB,
 # 16 threads at 4 KiB; the null backend at QD1 each round; OpenSSL once
 # (as the host runs it, and with AES-NI and VAES masked).
-set -u
-O=${OUT:-out}
-export LC_ALL=C
-P=/tmp/pk
-mkdir -p $P && tar -C $P -xJf scratch/pk.tar.xz
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $O/device.txt 2>&1
-t0=$(date +%s)
-log() { echo "$* $(( $(date +%s) - t0 )) s" >> $O/log.txt; }
-B() {	# file tree tag args...
-	f=$1 v=$2 tag=$3
-	shift 3
-	echo "### $v $tag" >> $O/$f.txt
-	GPU_AES_CUDA_SHAPE="1 512 4 1" timeout 90 $P/$v/gpu-aes-bench "$@" \
-		--json /tmp/j.json > /tmp/b.txt 2>&1
-	rc=$?
-	sed -n '/^# summary/q;p' /tmp/b.txt >> $O/$f.txt
-	log "$f $v $tag rc=$rc"
-}
+# shellcheck source=helper/bench/device-call.sh
+. helper/bench/device-call.sh
 BIN=$P/land ROUNDS=20 timeout 330 scripts/gpu-check /tmp/chk > $O/gpu-check.txt 2>&1
 log "gpu-check (land) rc=$?"
 for r in 1 2 3; do

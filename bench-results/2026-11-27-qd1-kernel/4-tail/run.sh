@@ -8,24 +8,8 @@
 # raw-qd1 (-zc, -word) at 4 KiB, QD1 at 4 KiB; 16 threads at 4 KiB and
 # raw-gpu at 1-16 MiB once each.  First a quick scripts/gpu-check (no
 # sanitizers) of hoist and early.
-set -u
-O=${OUT:-out}
-export LC_ALL=C
-P=/tmp/pk
-mkdir -p $P && tar -C $P -xJf scratch/pk.tar.xz
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $O/device.txt 2>&1
-t0=$(date +%s)
-log() { echo "$* $(( $(date +%s) - t0 )) s" >> $O/log.txt; }
-B() {	# file tree tag args...
-	f=$1 v=$2 tag=$3
-	shift 3
-	echo "### $v $tag" >> $O/$f.txt
-	GPU_AES_CUDA_SHAPE="1 512 4 1" timeout 90 $P/$v/gpu-aes-bench "$@" \
-		--json /tmp/j.json > /tmp/b.txt 2>&1
-	rc=$?
-	sed -n '/^# summary/q;p' /tmp/b.txt >> $O/$f.txt
-	log "$f $v $tag rc=$rc"
-}
+# shellcheck source=helper/bench/device-call.sh
+. helper/bench/device-call.sh
 for v in hoist early; do
 	BIN=$P/$v ROUNDS=10 SANITIZE=0 timeout 120 scripts/gpu-check /tmp/chk-$v > $O/gpu-check-$v.txt 2>&1
 	rc=$?

@@ -1,0 +1,33 @@
+# shellcheck shell=sh
+# device-call.sh - what every results folder's run.sh does first on the GPU
+# machine, sourced from the repository root:
+#
+#     . helper/bench/device-call.sh
+#
+# Unpacks scratch/pk.tar.xz (one folder per tree: gpu-aes-bench,
+# cuda/kernel-check, cuda/check-backend) into $P, writes the GPU's name
+# and driver to $O/device.txt ($O is the device tool's $OUT), and gives
+#   log MESSAGE...            a line in $O/log.txt, seconds since the start
+#   B FILE TREE TAG ARGS...   gpu-aes-bench of TREE with ARGS (the fixed
+#                             launch shape 1 512 4 1), its rows up to the
+#                             summary appended to $O/FILE.txt under
+#                             "### TREE TAG", its exit status logged
+# helper/bench/results_summary.py reads the files B writes.
+set -u
+O=${OUT:-out}
+export LC_ALL=C
+P=/tmp/pk
+mkdir -p "$P" && tar -C "$P" -xJf scratch/pk.tar.xz
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$O/device.txt" 2>&1
+t0=$(date +%s)
+log() { echo "$* $(( $(date +%s) - t0 )) s" >> "$O/log.txt"; }
+B() {	# file tree tag args...
+	f=$1 v=$2 tag=$3
+	shift 3
+	echo "### $v $tag" >> "$O/$f.txt"
+	GPU_AES_CUDA_SHAPE="1 512 4 1" timeout 90 "$P/$v/gpu-aes-bench" "$@" \
+		--json /tmp/j.json > /tmp/b.txt 2>&1
+	rc=$?
+	sed -n '/^# summary/q;p' /tmp/b.txt >> "$O/$f.txt"
+	log "$f $v $tag rc=$rc"
+}
