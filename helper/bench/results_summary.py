@@ -80,7 +80,10 @@ def show(path, folder):
 
 
 def main():
-    if len(sys.argv) != 2 or sys.argv[1] in ('-h', '--help'):
+    if len(sys.argv) == 2 and sys.argv[1] in ('-h', '--help'):
+        print(__doc__.strip())
+        return 0
+    if len(sys.argv) != 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     folder = sys.argv[1]
