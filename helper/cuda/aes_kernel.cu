@@ -873,24 +873,35 @@ __device__ void fill_tables(uint32_t *sm, bool dec)
  * ticket, and the hand-over's before the store, so a host that reads
  * @done_value there may read everything the launch wrote.  Every CTA of
  * the grid must get here.
+ *
+ * A grid of one CTA (a lone request of one chunk) is its own last: it
+ * takes no ticket, so the atomic round trip to L2 and the fence before
+ * it are off the lone request's path; the fence before @done still makes
+ * the data and the hand-over visible first.
  */
 __device__ void launch_end(uint32_t *ghash, uint32_t *out, uint32_t words,
 			   uint32_t *ticket, uint32_t *done,
 			   uint32_t done_value)
 {
 	__shared__ bool last;
+	const bool alone = gridDim.x == 1;
 
-	if (done)
-		__threadfence_system();
-	else
+	if (!alone) {
+		if (done)
+			__threadfence_system();
+		else
+			__threadfence();
+		__syncthreads();
+		if (threadIdx.x == 0)
+			last = atomicAdd(ticket, 1U) == gridDim.x - 1;
+		__syncthreads();
+		if (!last)
+			return;
 		__threadfence();
-	__syncthreads();
-	if (threadIdx.x == 0)
-		last = atomicAdd(ticket, 1U) == gridDim.x - 1;
-	__syncthreads();
-	if (!last)
-		return;
-	__threadfence();
+	} else {
+		/* this CTA's atomicXor are visible to its threads after it */
+		__syncthreads();
+	}
 	for (uint32_t i = threadIdx.x; out && i < words; i += blockDim.x)
 		out[i] = atomicExch(ghash + i, 0U);
 	if (done) {
@@ -898,7 +909,8 @@ __device__ void launch_end(uint32_t *ghash, uint32_t *out, uint32_t words,
 		__syncthreads();
 	}
 	if (threadIdx.x == 0) {
-		*ticket = 0;
+		if (!alone)
+			*ticket = 0;
 		if (done)
 			*(volatile uint32_t *)done = done_value;
 	}

@@ -57,7 +57,7 @@ struct gpu_aes_launch {
 	/*
 	 * With ghash_out or done: a word in device memory, zero before the
 	 * launch, which the launch's CTAs count themselves on to find the
-	 * last, and leave zero.
+	 * last, and leave zero (a grid of one CTA does not touch it).
 	 */
 	uint32_t *ticket;
 	uint32_t ext;		/* 1 when an op has GPU_AES_KOPF_EXT */

@@ -114,7 +114,13 @@ int main(int argc, char **argv)
 
 	for (int it = 0; it < rounds; it++) {
 		const bool many = it % 4 == 3;
-		unsigned int nsegs = 1 + rng_next(&r) % (many ? 700 :
+		/*
+		 * A lone request of at most 4 KiB: one chunk, so one CTA,
+		 * which ends its launch without the ticket (launch_end()).
+		 */
+		const bool lone = it % 8 == 1;
+		static const int lone_alg[] = { 4, 3, 2 };	/* GCM, XTS, CTR */
+		unsigned int nsegs = lone ? 1 : 1 + rng_next(&r) % (many ? 700 :
 							 it % 2 ? 40 : 6);
 		std::vector<gpu_aes_kseg> segs(nsegs);
 		std::vector<uint8_t> ivs(16 * nsegs);
@@ -131,6 +137,10 @@ int main(int argc, char **argv)
 			memset(&sg, 0, sizeof(sg));
 			algs[i] = 1 + (int)(rng_next(&r) % 5);
 			dirs[i] = rng_next(&r) % 2;
+			if (lone) {
+				algs[i] = lone_alg[(it / 8) % 3];
+				len = 1 + len % 4096;
+			}
 			/* both CBC kernels in every even round: the sanitizers run one */
 			if (it % 2 == 0 && i < 2) {
 				algs[i] = 5;
@@ -170,7 +180,7 @@ int main(int argc, char **argv)
 			if (algs[i] == 4) {
 				uint32_t pick = (uint32_t)(rng_next(&r) % 8);
 
-				sg.aad_len = pick == 0 ? 0 : pick < 6 ?
+				sg.aad_len = pick == 0 ? 0 : pick < 6 || lone ?
 					(uint32_t)(rng_next(&r) % 80) :
 					(uint32_t)(rng_next(&r) % 70000);
 				memset(&ivs[16 * i + 12], 0, 4);
