@@ -21,7 +21,9 @@ hpid=
 kpid=
 cleanup() {
 	[ -n "$kpid" ] && kill "$kpid" 2>/dev/null
-	[ -n "$hpid" ] && kill -KILL "$hpid" 2>/dev/null
+	# Reaped before pidof looks, which lists it until it has exited: the
+	# standard helper is started again only when none is left.
+	[ -n "$hpid" ] && kill -KILL "$hpid" 2>/dev/null && wait "$hpid"
 	echo "$pattern" >/proc/sys/kernel/core_pattern
 	if [ -z "$(pidof gpu-aes-helper)" ]; then
 		attaches=$(counter helper_attaches)
@@ -70,7 +72,9 @@ start_helper() {
 # (after FAIL lines) unless all 8 requests took the ring and were right.
 serve() {
 	[ -n "$kpid" ] && kill "$kpid" 2>/dev/null
-	rm -f "$d/needles"
+	# The last serve's "ready" must not answer for this one: the shell
+	# truncates serve.out in the child, after the wait below may look.
+	rm -f "$d/needles" "$d/serve.out"
 	snap s
 	corekey serve "$d" >"$d/serve.out" 2>&1 &
 	kpid=$!
