@@ -25,16 +25,7 @@ cleanup() {
 	# standard helper is started again only when none is left.
 	[ -n "$hpid" ] && kill -KILL "$hpid" 2>/dev/null && wait "$hpid"
 	echo "$pattern" >/proc/sys/kernel/core_pattern
-	if [ -z "$(pidof gpu-aes-helper)" ]; then
-		attaches=$(counter helper_attaches)
-		"$GPU_AES_HELPER_BIN" --backend cpu --device /dev/gpu_aes \
-			2>>"$GPU_AES_HELPER_LOG" &
-		i=0
-		while [ "$(counter helper_attaches)" -le "$attaches" ] && [ $i -lt 300 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-	fi
+	[ -n "$(pidof gpu-aes-helper)" ] || restart_helper
 	rm -rf "$d"
 }
 trap cleanup EXIT
