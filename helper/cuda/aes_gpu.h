@@ -188,6 +188,8 @@ struct gpu_aes_shape {
 };
 
 #define GPU_AES_NR_VARIANTS	2U
+/* The fewest threads a CTA may have (gpu_aes_kernel_launch() refuses less) */
+#define GPU_AES_MIN_THREADS	128U
 
 /*
  * The shape of batches under a MiB, whatever the tuning chose: the 64 KiB

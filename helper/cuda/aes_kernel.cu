@@ -825,38 +825,44 @@ dispatch_serial(const char *smb, uint32_t lane4, uint8_t *base,
 
 /*
  * Each warp owns whole entries: lane l writes copy l, so a warp's stores
- * hit 32 banks.  The entries' global loads are issued 8 at a time so their
- * L2 latency overlaps (a serial loop cost ~8 us per launch, NOTES.md).
+ * hit 32 banks.  A warp's entries are all loaded first, one or two to a
+ * lane, and each is then broadcast to the warp with a shuffle: one L2
+ * round trip a CTA, where 8 loads at a time made one per 8 entries a warp
+ * (a lone launch spent 3.5-4.2 us here; 0.5-1.0 less now, NOTES.md).
  */
 template <int V>
 __device__ void fill_tables(uint32_t *sm, bool dec)
 {
+	/* a warp's entries, w + nw j: 2 a lane with 128 threads, the fewest */
+	constexpr int MAX_LOADS = 256 / (32 * (GPU_AES_MIN_THREADS / 32));
 	const uint32_t *t0 = g_tables + (dec ? 256 : 0);
 	const int nt = dec ? layout<V>::dec_tables : layout<V>::enc_tables;
-	const unsigned int l = threadIdx.x & 31, nw = blockDim.x >> 5;
-
-	for (unsigned int e0 = threadIdx.x >> 5; e0 < 256; e0 += 8 * nw) {
-		uint32_t v[8], v4[8];
+	const unsigned int l = threadIdx.x & 31, w = threadIdx.x >> 5;
+	const unsigned int nw = blockDim.x >> 5, m = (256 + nw - 1 - w) / nw;
+	uint32_t v[MAX_LOADS], v4[MAX_LOADS];
 
 #pragma unroll
-		for (int k = 0; k < 8; k++) {
-			unsigned int e = e0 + k * nw;
+	for (int r = 0; r < MAX_LOADS; r++) {
+		unsigned int j = l + 32 * r, e = w + nw * j;
 
-			v[k] = e < 256 ? __ldg(t0 + e) : 0;
-			v4[k] = dec && e < 256 ? __ldg(g_tables + 512 + e) : 0;
-		}
+		v[r] = j < m ? __ldg(t0 + e) : 0;
+		v4[r] = dec && j < m ? __ldg(g_tables + 512 + e) : 0;
+	}
 #pragma unroll
-		for (int k = 0; k < 8; k++) {
-			unsigned int e = e0 + k * nw;
+	for (int r = 0; r < MAX_LOADS; r++) {
+		for (unsigned int k = 0; k < 32; k++) {
+			unsigned int j = k + 32 * r, e = w + nw * j;
+			uint32_t x = __shfl_sync(0xffffffffU, v[r], k);
+			/* dec is the same for the whole CTA */
+			uint32_t x4 = dec ? __shfl_sync(0xffffffffU, v4[r], k) : 0;
 
-			if (e >= 256)
+			if (j >= m)
 				break;
 			for (int t = 0; t < nt; t++)
 				sm[(tbase(t) + e * 256 + l * 4) / 4] =
-					rotl(v[k], t);
+					rotl(x, t);
 			if (dec)
-				sm[(layout<V>::td4 + e * 256 + l * 4) / 4] =
-					v4[k];
+				sm[(layout<V>::td4 + e * 256 + l * 4) / 4] = x4;
 		}
 	}
 	__syncthreads();
@@ -1049,6 +1055,10 @@ extern "C" int gpu_aes_kernel_launch(const struct gpu_aes_launch *l,
 
 	if (l->nchunks == 0)
 		return 0;
+	/* fill_tables() loads each warp's entries at once for these */
+	if (l->shape.threads < GPU_AES_MIN_THREADS || l->shape.threads > 512 ||
+	    l->shape.threads % 32)
+		return -1;
 	/* Only the EXT build runs serial chunks: refuse, not skip them. */
 	if (l->nser > nenc || (l->nser && !l->ext))
 		return -1;

@@ -353,6 +353,19 @@ int main(int argc, char **argv)
 			CK(cudaMemset(d_ghash, 0, nsegs * 16 + 16));
 			memset(h_out, 0xa5, nsegs * 16);
 			memset(got.data(), 0xa5, total);
+			/* fewer threads than fill_tables() loads for: refused */
+			if (it == 0 && !inl && v == 0 && b == 1 && t == 128) {
+				gpu_aes_launch few = l;
+
+				few.shape.threads = GPU_AES_MIN_THREADS / 2;
+				if (gpu_aes_kernel_launch(&few, 0) == -1) {
+					passed++;
+				} else {
+					fprintf(stderr, "FAIL: a launch of %u threads a CTA was not refused\n",
+						few.shape.threads);
+					failed++;
+				}
+			}
 			if (gpu_aes_kernel_launch(&l, 0)) {
 				fprintf(stderr, "launch refused v%u b%u t%u: %s\n",
 					v, b, t, cudaGetErrorString(cudaGetLastError()));
