@@ -826,17 +826,18 @@ dispatch_serial(const char *smb, uint32_t lane4, uint8_t *base,
 /*
  * Each warp owns whole entries: lane l writes copy l, so a warp's stores
  * hit 32 banks.  A warp's entries are all loaded first, one or two to a
- * lane, and each is then broadcast to the warp with a shuffle: one L2
- * round trip a CTA, where 8 loads at a time made one per 8 entries a warp
- * (a lone launch spent 3.5-4.2 us here; 0.5-1.0 less now, NOTES.md).
+ * lane, and each is then broadcast to the warp with a shuffle, unrolled
+ * with the side's table count known: one L2 round trip a CTA, and no
+ * shuffle waits for the stores before it.  Loaded 8 at a time in a loop,
+ * the tables took 3.5-4.2 us of a lone launch; now 2.2 (NOTES.md 27-28).
  */
-template <int V>
-__device__ void fill_tables(uint32_t *sm, bool dec)
+template <int V, bool DEC>
+__device__ __forceinline__ void fill_side(uint32_t *sm)
 {
 	/* a warp's entries, w + nw j: 2 a lane with 128 threads, the fewest */
 	constexpr int MAX_LOADS = 256 / (32 * (GPU_AES_MIN_THREADS / 32));
-	const uint32_t *t0 = g_tables + (dec ? 256 : 0);
-	const int nt = dec ? layout<V>::dec_tables : layout<V>::enc_tables;
+	constexpr int NT = DEC ? layout<V>::dec_tables : layout<V>::enc_tables;
+	const uint32_t *t0 = g_tables + (DEC ? 256 : 0);
 	const unsigned int l = threadIdx.x & 31, w = threadIdx.x >> 5;
 	const unsigned int nw = blockDim.x >> 5, m = (256 + nw - 1 - w) / nw;
 	uint32_t v[MAX_LOADS], v4[MAX_LOADS];
@@ -846,25 +847,35 @@ __device__ void fill_tables(uint32_t *sm, bool dec)
 		unsigned int j = l + 32 * r, e = w + nw * j;
 
 		v[r] = j < m ? __ldg(t0 + e) : 0;
-		v4[r] = dec && j < m ? __ldg(g_tables + 512 + e) : 0;
+		v4[r] = DEC && j < m ? __ldg(g_tables + 512 + e) : 0;
 	}
 #pragma unroll
 	for (int r = 0; r < MAX_LOADS; r++) {
-		for (unsigned int k = 0; k < 32; k++) {
+#pragma unroll
+		for (int k = 0; k < 32; k++) {
 			unsigned int j = k + 32 * r, e = w + nw * j;
 			uint32_t x = __shfl_sync(0xffffffffU, v[r], k);
-			/* dec is the same for the whole CTA */
-			uint32_t x4 = dec ? __shfl_sync(0xffffffffU, v4[r], k) : 0;
+			uint32_t x4 = DEC ? __shfl_sync(0xffffffffU, v4[r], k) : 0;
 
-			if (j >= m)
-				break;
-			for (int t = 0; t < nt; t++)
-				sm[(tbase(t) + e * 256 + l * 4) / 4] =
-					rotl(x, t);
-			if (dec)
-				sm[(layout<V>::td4 + e * 256 + l * 4) / 4] = x4;
+			if (j < m) {	/* the same for the whole warp */
+#pragma unroll
+				for (int t = 0; t < NT; t++)
+					sm[(tbase(t) + e * 256 + l * 4) / 4] =
+						rotl(x, t);
+				if (DEC)
+					sm[(layout<V>::td4 + e * 256 + l * 4) / 4] = x4;
+			}
 		}
 	}
+}
+
+template <int V>
+__device__ void fill_tables(uint32_t *sm, bool dec)
+{
+	if (dec)
+		fill_side<V, true>(sm);
+	else
+		fill_side<V, false>(sm);
 	__syncthreads();
 }
 
