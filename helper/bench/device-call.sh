@@ -12,7 +12,8 @@
 #                             launch shape 1 512 4 1), its rows up to the
 #                             summary appended to $O/FILE.txt under
 #                             "### TREE TAG", its exit status logged
-# helper/bench/results_summary.py reads the files B writes.
+# helper/bench/results_summary.py reads the files B writes, and
+# helper/bench/paired_rounds.py sets two trees' rounds side by side.
 set -u
 O=${OUT:-out}
 export LC_ALL=C

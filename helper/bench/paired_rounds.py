@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""paired_rounds.py - two trees of one results folder, round by round.
+
+    python3 helper/bench/paired_rounds.py FOLDER BASE NEW [REGEX]
+
+FOLDER is one call's folder (bench-results/<run>/<N-name>/) whose run.sh
+wrote raw.txt, qd1.txt and deep.txt through device-call.sh's B, with
+section tags "<round> raw", "<round> qd1", "<round> t16" and "<round>
+null" (the null backend at QD1).  For each figure it prints BASE's and
+NEW's value in every round, NEW - BASE per round (range, and in how many
+rounds NEW was lower), and the null backend's QD1 figures beside:
+
+  raw-qd1*         p50 of a lone launch (us); -gpu: p50 less the launch
+                   call (the GPU's part; raw-qd1 4 KiB only)
+  qd1-p50, qd1-cpu the ring's QD1 p50 and host CPU per request (us)
+  t16-Mreq, t16-cpu 16 threads: requests/s (M) and CPU per request (us)
+
+REGEX keeps the figures whose "name alg bytes" line it matches.
+"""
+import argparse
+import collections
+import os
+import re
+
+
+def sections(path):
+    tag = None
+    with open(path) as f:
+        for line in f:
+            if line.startswith('### '):
+                t = line.split()
+                tag = (t[1], t[2], t[3] if len(t) > 3 else '')
+                continue
+            yield tag, line
+
+
+def read(folder):
+    fig = collections.defaultdict(dict)  # (name, alg, bytes) -> {(tree, round): v}
+    path = os.path.join(folder, 'raw.txt')
+    if os.path.exists(path):
+        for (tree, rnd, _), line in sections(path):
+            f = line.split()
+            if len(f) > 8 and f[0] in ('raw-qd1', 'raw-qd1-zc', 'raw-qd1-word'):
+                call = re.search(r'launch call ([\d.]+)', line)
+                fig[(f[0], f[1], f[2])][(tree, rnd)] = float(f[5])
+                if call:
+                    fig[(f[0] + '-gpu', f[1], f[2])][(tree, rnd)] = \
+                        float(f[5]) - float(call.group(1))
+    path = os.path.join(folder, 'qd1.txt')
+    if os.path.exists(path):
+        for (tree, rnd, kind), line in sections(path):
+            f = line.split()
+            if len(f) > 8 and line.startswith('helper-qd1'):
+                t = 'null' if kind == 'null' else tree
+                fig[('qd1-p50', f[1], f[2])][(t, rnd)] = float(f[5])
+                fig[('qd1-cpu', f[1], f[2])][(t, rnd)] = float(f[8])
+    path = os.path.join(folder, 'deep.txt')
+    if os.path.exists(path):
+        for (tree, rnd, _), line in sections(path):
+            f = line.split()
+            if len(f) > 8 and line.startswith('helper '):
+                fig[('t16-Mreq', f[1], f[2])][(tree, rnd)] = float(f[4]) / 1e6
+                fig[('t16-cpu', f[1], f[2])][(tree, rnd)] = float(f[7])
+    return fig
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('folder')
+    ap.add_argument('base')
+    ap.add_argument('new')
+    ap.add_argument('regex', nargs='?', default='')
+    a = ap.parse_args()
+
+    def row(vals):
+        return ' '.join('%6.2f' % v if v is not None else '     -' for v in vals)
+
+    for key, v in sorted(read(a.folder).items()):
+        if a.regex and not re.search(a.regex, ' '.join(key)):
+            continue
+        rounds = sorted({r for (_, r) in v}, key=int)
+        b = [v.get((a.base, r)) for r in rounds]
+        n = [v.get((a.new, r)) for r in rounds]
+        d = [y - x for x, y in zip(b, n) if x is not None and y is not None]
+        out = '%-16s %-14s %7s | %s: %s | %s: %s' % (
+            key[0], key[1], key[2], a.base, row(b), a.new, row(n))
+        if d:
+            out += ' | d %+.2f..%+.2f, lower in %d/%d' % (
+                min(d), max(d), sum(x < 0 for x in d), len(d))
+        null = [v.get(('null', r)) for r in rounds]
+        if any(x is not None for x in null):
+            out += ' | null ' + row(null)
+        print(out)
+
+
+if __name__ == '__main__':
+    main()
