@@ -22,45 +22,39 @@ import collections
 import os
 import re
 
+# The same reading of a folder's files as results_summary.py's.
+from results_summary import ROW, runs
 
-def sections(path):
-    tag = None
-    with open(path) as f:
-        for line in f:
-            if line.startswith('### '):
-                t = line.split()
-                tag = (t[1], t[2], t[3] if len(t) > 3 else '')
-                continue
-            yield tag, line
+RAW_QD1 = ('raw-qd1', 'raw-qd1-zc', 'raw-qd1-word')
 
 
 def read(folder):
     fig = collections.defaultdict(dict)  # (name, alg, bytes) -> {(tree, round): v}
-    path = os.path.join(folder, 'raw.txt')
-    if os.path.exists(path):
-        for (tree, rnd, _), line in sections(path):
-            f = line.split()
-            if len(f) > 8 and f[0] in ('raw-qd1', 'raw-qd1-zc', 'raw-qd1-word'):
-                call = re.search(r'launch call ([\d.]+)', line)
-                fig[(f[0], f[1], f[2])][(tree, rnd)] = float(f[5])
-                if call:
-                    fig[(f[0] + '-gpu', f[1], f[2])][(tree, rnd)] = \
-                        float(f[5]) - float(call.group(1))
-    path = os.path.join(folder, 'qd1.txt')
-    if os.path.exists(path):
-        for (tree, rnd, kind), line in sections(path):
-            f = line.split()
-            if len(f) > 8 and line.startswith('helper-qd1'):
-                t = 'null' if kind == 'null' else tree
-                fig[('qd1-p50', f[1], f[2])][(t, rnd)] = float(f[5])
-                fig[('qd1-cpu', f[1], f[2])][(t, rnd)] = float(f[8])
-    path = os.path.join(folder, 'deep.txt')
-    if os.path.exists(path):
-        for (tree, rnd, _), line in sections(path):
-            f = line.split()
-            if len(f) > 8 and line.startswith('helper '):
-                fig[('t16-Mreq', f[1], f[2])][(tree, rnd)] = float(f[4]) / 1e6
-                fig[('t16-cpu', f[1], f[2])][(tree, rnd)] = float(f[7])
+    for name in ('raw.txt', 'qd1.txt', 'deep.txt'):
+        path = os.path.join(folder, name)
+        if not os.path.exists(path):
+            continue
+        for head, lines in runs(path):
+            tree, rnd, kind = (head.split() + ['', '', ''])[:3]
+            for line in lines:
+                m = ROW.match(line)
+                if not m:
+                    continue
+                row, alg, size = m.group(1), m.group(2), m.group(3)
+                rps, p50, cpu = float(m.group(5)), float(m.group(6)), float(m.group(8))
+                if row in RAW_QD1:
+                    fig[(row, alg, size)][(tree, rnd)] = p50
+                    call = re.search(r'launch call ([\d.]+)', m.group(10))
+                    if call:
+                        fig[(row + '-gpu', alg, size)][(tree, rnd)] = \
+                            p50 - float(call.group(1))
+                elif row == 'helper-qd1':
+                    t = 'null' if kind == 'null' else tree
+                    fig[('qd1-p50', alg, size)][(t, rnd)] = p50
+                    fig[('qd1-cpu', alg, size)][(t, rnd)] = cpu
+                elif row == 'helper' and name == 'deep.txt':
+                    fig[('t16-Mreq', alg, size)][(tree, rnd)] = rps / 1e6
+                    fig[('t16-cpu', alg, size)][(tree, rnd)] = cpu
     return fig
 
 
