@@ -14,6 +14,8 @@
 #                             "### TREE TAG", its exit status logged
 # helper/bench/results_summary.py reads the files B writes, and
 # helper/bench/paired_rounds.py sets two trees' rounds side by side.
+# The device tool brings back at most 8 files: run
+# helper/bench/device-pack.sh after run.sh to get them all in one.
 set -u
 O=${OUT:-out}
 export LC_ALL=C
