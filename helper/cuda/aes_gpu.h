@@ -31,18 +31,23 @@ extern "C" {
 /*
  * Expanded key as the kernel reads it: words are AES bytes, little endian.
  * GCM needs powers of its hash key H = E_K(0^128) (gf128.h elements):
- * hp1[i] = H^i for i <= 32 (the lanes of a warp), hp32[i] = H^(32 i) for
- * i <= 16 (the warps of a CTA and the Horner stride of 128..512 threads),
- * hpre[i] = hp32[i] prepared by gf128_precompute().
+ * hp1[i] = H^i for i <= GPU_AES_HP1_MAX (lane l's factor H^(32 - l), or
+ * that and its warp's in one, H^(32 (e + 1) - l), while the warp has
+ * e < GPU_AES_HP1_GROUPS groups after it: every warp of a lone 4 KiB
+ * request), hp32[i] = H^(32 i) for i <= 16 (the warps of a CTA and the
+ * Horner stride of 128..512 threads), hpre[i] = hp32[i] prepared by
+ * gf128_precompute().
  * The backend computes them for every one-key entry when it uploads it,
  * since an entry does not say which algorithm will use it
  * (cuda_keys.cu, key_ensure()); they are zero for XTS entries.
  */
 #define GPU_AES_HP32_MAX	16U
+#define GPU_AES_HP1_GROUPS	9U
+#define GPU_AES_HP1_MAX		(32U * GPU_AES_HP1_GROUPS)
 struct gpu_aes_dev_key {
 	uint32_t erk[GPU_AES_RK_WORDS];
 	uint32_t drk[GPU_AES_RK_WORDS];	/* equivalent inverse cipher order */
-	uint32_t hp1[33][4];
+	uint32_t hp1[GPU_AES_HP1_MAX + 1][4];
 	uint32_t hp32[GPU_AES_HP32_MAX + 1][4];
 	/* hp32[i] prepared for gf128_mul_pre: the kernel's Horner factors */
 	struct gf128_pre hpre[GPU_AES_HP32_MAX + 1];

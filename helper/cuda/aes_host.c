@@ -297,7 +297,7 @@ void gpu_aes_gcm_powers(const uint8_t h[16], struct gpu_aes_dev_key *key)
 		w[i] = load_le32(h + 4 * i);
 	memcpy(key->hp1[0], gf_one, sizeof(key->hp1[0]));
 	gf128_from_gcm(w, key->hp1[1]);
-	for (int i = 2; i <= 32; i++)
+	for (unsigned int i = 2; i <= GPU_AES_HP1_MAX; i++)
 		gf128_mul(key->hp1[i - 1], key->hp1[1], key->hp1[i]);
 	memcpy(key->hp32[0], gf_one, sizeof(key->hp32[0]));
 	memcpy(key->hp32[1], key->hp1[32], sizeof(key->hp32[1]));

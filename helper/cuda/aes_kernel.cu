@@ -538,8 +538,9 @@ __device__ void run_cbc_enc(const char *smb, uint32_t lane4, uint8_t *base,
  * chunk's factor H^(blocks after the chunk) put every block at its power,
  * so the segment's GHASH is the XOR of all lanes' results, in any order.
  * The last two are one power of H^32 where the table holds it
- * (gpu_aes_gcm_warp_power()): a lone request's GHASH ends two products
- * sooner, its Horner product on a zero sum being skipped too.
+ * (gpu_aes_gcm_warp_power()), and all three one power of H where hp1
+ * does: a lone request's GHASH ends with one product a lane, its Horner
+ * product on a zero sum being skipped too.
  */
 static_assert(offsetof(gpu_aes_dev_key, hpre) % 16 == 0,
 	      "hpre is read as uint4");
@@ -710,12 +711,21 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
 		for (int k = 0; k < 4; k++)
 			y[k] ^= xr[k];
 	}
+	const uint32_t glast = w + nw * ((G - 1 - w) / nw);
+	const uint32_t e = gpu_aes_gcm_warp_power(n + pad, ch.block0, glast);
+	/*
+	 * Warp-uniform.  Where hp1 holds the lane's and the warp's factors
+	 * as one power, lane 0 places the warp's sum with no product of its
+	 * own: ~1.1 us less at the end of a lone request (NOTES.md row 33).
+	 */
+	const bool joint = e < GPU_AES_HP1_GROUPS;
 	{
 		uint32_t f[4];
+		const uint32_t i = 32 * (joint ? e + 1 : 1) - l;
 
 #pragma unroll
 		for (int k = 0; k < 4; k++)
-			f[k] = __ldg(&K->hp1[32 - l][k]);
+			f[k] = __ldg(&K->hp1[i][k]);
 		gf128_mul(y, f, y);
 	}
 #pragma unroll
@@ -723,10 +733,7 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
 #pragma unroll
 		for (int k = 0; k < 4; k++)
 			y[k] ^= __shfl_xor_sync(0xffffffffU, y[k], d);
-	if (l == 0) {
-		const uint32_t glast = w + nw * ((G - 1 - w) / nw);
-		const uint32_t e = gpu_aes_gcm_warp_power(n + pad, ch.block0,
-							  glast);
+	if (l == 0 && !joint) {
 		uint32_t f[4];
 
 		if (e <= GPU_AES_HP32_MAX) {
@@ -744,6 +751,8 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
 				f[k] = ch.aux[k];
 			gf128_mul(y, f, y);
 		}
+	}
+	if (l == 0) {
 #pragma unroll
 		for (int k = 0; k < 4; k++)
 			atomicXor(ghash + 4 * (size_t)ch.seg + k, y[k]);

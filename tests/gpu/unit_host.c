@@ -878,12 +878,13 @@ static void test_ref_xts(void)
 /*
  * The kernel's GHASH decomposition, replayed on the CPU: hash stream with
  * zero blocks in front, chunks from build_chunks, per lane Horner by
- * H^threads (no product before a warp's first group), lane factor, then
- * the warp's and the chunk's as one power of H^32 where hp32[] holds it,
- * else as two; XOR of everything; the tag must equal OpenSSL's.  Counts
- * which of the two ways each warp took.
+ * H^threads (no product before a warp's first group), then the lane's,
+ * the warp's and the chunk's factors: all in the lane's where hp1[] holds
+ * them, else the warp's and the chunk's as one power of H^32 where hp32[]
+ * holds it, else as two; XOR of everything; the tag must equal OpenSSL's.
+ * Counts which of the three ways each warp took.
  */
-static unsigned long gcm_folded, gcm_unfolded;
+static unsigned long gcm_joint, gcm_folded, gcm_unfolded;
 
 static int gcm_emulate(const uint8_t *key, unsigned int kl, const uint8_t iv[12],
 		       const uint8_t *aad, uint32_t aad_len, const uint8_t *ct,
@@ -919,6 +920,9 @@ static int gcm_emulate(const uint8_t *key, unsigned int kl, const uint8_t iv[12]
 
 		for (uint32_t w = 0; w < nw && w < G; w++) {
 			uint32_t wacc[4] = { 0 }, glast = w + nw * ((G - 1 - w) / nw);
+			uint32_t e = gpu_aes_gcm_warp_power(N, ch[ci].block0,
+							    glast);
+			int joint = e < GPU_AES_HP1_GROUPS;
 
 			for (uint32_t l = 0; l < 32; l++) {
 				uint32_t y[4] = { 0 };
@@ -952,14 +956,14 @@ static int gcm_emulate(const uint8_t *key, unsigned int kl, const uint8_t iv[12]
 					for (int k = 0; k < 4; k++)
 						y[k] ^= xr[k];
 				}
-				gf128_mul(y, dk.hp1[32 - l], y);
+				gf128_mul(y, dk.hp1[32 * (joint ? e + 1 : 1) - l],
+					  y);
 				for (int k = 0; k < 4; k++)
 					wacc[k] ^= y[k];
 			}
-			uint32_t e = gpu_aes_gcm_warp_power(N, ch[ci].block0,
-							    glast);
-
-			if (e <= GPU_AES_HP32_MAX) {
+			if (joint) {
+				gcm_joint++;
+			} else if (e <= GPU_AES_HP32_MAX) {
 				gf128_mul(wacc, dk.hp32[e], wacc);
 				gcm_folded++;
 			} else {
@@ -1014,8 +1018,8 @@ static void test_gcm_hash(void)
 		}
 	}
 	EXPECT(ok);
-	/* Both ways of placing a warp's sum ran (short and long streams). */
-	EXPECT(gcm_folded > 0 && gcm_unfolded > 0);
+	/* All three ways of placing a warp's sum ran (short and long streams). */
+	EXPECT(gcm_joint > 0 && gcm_folded > 0 && gcm_unfolded > 0);
 
 	/* Several chunks at the GCM cap: a text of 2.5 chunks plus AAD. */
 	{
