@@ -12,6 +12,11 @@
 #                             launch shape 1 512 4 1), its rows up to the
 #                             summary appended to $O/FILE.txt under
 #                             "### TREE TAG", its exit status logged
+#   rounds N TREE...          N rounds of TREEs, their order reversed
+#                             every other round: raw-qd1 (-zc, -word) and
+#                             raw-gpu at 4 KiB (raw), QD1 at 4 KiB (qd1),
+#                             16 threads of 4 KiB (deep); then the null
+#                             backend's QD1 with the first TREE (qd1)
 # helper/bench/results_summary.py reads the files B writes, and
 # helper/bench/paired_rounds.py sets two trees' rounds side by side.
 # The device tool brings back at most 8 files: run
@@ -33,4 +38,27 @@ B() {	# file tree tag args...
 	rc=$?
 	sed -n '/^# summary/q;p' /tmp/b.txt >> "$O/$f.txt"
 	log "$f $v $tag rc=$rc"
+}
+rounds() {	# n trees...
+	n=$1 r=1
+	shift
+	while [ "$r" -le "$n" ]; do
+		order=
+		for v in "$@"; do
+			if [ $((r % 2)) = 0 ]; then order="$v $order"
+			else order="$order $v"; fi
+		done
+		for v in $order; do
+			B raw "$v" "$r raw" --raw --raw-sizes 4096:4096 --seconds 0.3
+			B qd1 "$v" "$r qd1" --helper --req-sizes 4096:4096 \
+				--threads 1 --window 1 --seconds 0.5
+			B deep "$v" "$r t16" --helper --no-qd1 \
+				--req-sizes 4096:4096 --seconds 0.5
+		done
+		export GPU_AES_BENCH_BACKEND=null
+		B qd1 "$1" "$r null" --helper --req-sizes 4096:4096 --threads 1 \
+			--window 1 --seconds 0.5
+		unset GPU_AES_BENCH_BACKEND
+		r=$((r + 1))
+	done
 }
