@@ -202,8 +202,10 @@ int time_round_trips(ctx &c, const gpu_aes_kseg &sg, const gpu_aes_shape &sh,
 
 	if (prepare_launch(c, sg, sh, &l))
 		return -1;
-	if (zc)
+	if (zc) {	/* the helper's small batch */
 		l.base = zc;
+		l.stage = gpu_aes_kop_has(sg.op, GPU_AES_KOPF_GHASH);
+	}
 	if (word) {
 		l.done = word->dev;
 		l.ticket = word->ticket;

@@ -530,6 +530,116 @@ __device__ void run_cbc_enc(const char *smb, uint32_t lane4, uint8_t *base,
 }
 
 /*
+ * A CTA's first GCM chunk's input (its text blocks, then its blocks of
+ * associated data, which lie after the text and tag), copied into shared
+ * memory by the TMA while the CTA fills its tables and computes its
+ * keystream: two cp.async.bulk issued by thread 0 at the CTA's entry,
+ * one mbarrier.  Read by the lanes instead, over PCIe when the data is
+ * host memory, a lone launch's text came back 1.1-1.2 us after its
+ * keystream (NOTES.md rows 29, 34), and reads the lanes issued earlier held
+ * up their shared-memory work (rows 30-32); the TMA reads it with no
+ * lane's load in flight.  Staged: text blocks [lo, hi) at buf, blocks of
+ * associated data [alo, ahi) after them; none when the two are empty.
+ * Whole blocks are copied: the bytes past a partial block's end are the
+ * entry's own (the text is padded to 16 bytes before its tag, and an
+ * entry ends within its GPU_AES_DATA_ALIGN granule), and hash as zero.
+ */
+struct gcm_stage {
+	uint64_t *bar;
+	const uint4 *buf;
+	uint32_t lo, hi, alo, ahi;
+};
+
+/* The blocks of chunk ch that the stage holds, if they fit. */
+__device__ __forceinline__ void gcm_stage_range(const gpu_aes_kseg &sg,
+						const gpu_aes_kchunk &ch,
+						gcm_stage *st)
+{
+	const uint32_t a = (sg.aad_len + 15) / 16, c = (sg.len + 15) / 16;
+	const uint32_t n = a + c + 1, pad = ((n + 31) & ~31U) - n;
+	const uint32_t v0 = ch.block0, v1 = ch.block0 + 32 * (ch.nblocks / 32);
+	const uint32_t ts = max(v0, pad + a), te = min(v1, pad + a + c);
+	const uint32_t as = max(v0, pad), ae = min(v1, pad + a);
+	const uint32_t nt = ts < te ? te - ts : 0, na = as < ae ? ae - as : 0;
+
+	st->lo = st->hi = st->alo = st->ahi = 0;
+	if (nt + na == 0 || 16 * (nt + na) > GPU_AES_STAGE_BYTES)
+		return;
+	if (nt) {
+		st->lo = ts - pad - a;
+		st->hi = te - pad - a;
+	}
+	if (na) {
+		st->alo = as - pad;
+		st->ahi = ae - pad;
+	}
+}
+
+__device__ __forceinline__ uint32_t smem_u32(const void *p)
+{
+	return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+__device__ __forceinline__ void tma_load(void *dst, const void *src,
+					 uint32_t bytes, uint32_t bar)
+{
+	asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+		     " [%0], [%1], %2, [%3];"
+		     ::"r"(smem_u32(dst)), "l"(src), "r"(bytes), "r"(bar)
+		     : "memory");
+}
+
+/* Thread 0 alone; the others wait for the barrier after a __syncthreads. */
+__device__ __forceinline__ void gcm_stage_issue(const gcm_stage &st,
+						const uint8_t *p,
+						const uint8_t *ad)
+{
+	const uint32_t bar = smem_u32(st.bar), nt = st.hi - st.lo;
+	const uint32_t bytes = 16 * (nt + st.ahi - st.alo);
+
+	asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar)
+		     : "memory");
+	asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+		     ::"r"(bar), "r"(bytes) : "memory");
+	if (nt)
+		tma_load(const_cast<uint4 *>(st.buf), p + 16 * (uint64_t)st.lo,
+			 16 * nt, bar);
+	if (st.ahi > st.alo)
+		tma_load(const_cast<uint4 *>(st.buf + nt),
+			 ad + 16 * (uint64_t)st.alo, 16 * (st.ahi - st.alo), bar);
+}
+
+__device__ __forceinline__ void gcm_stage_wait(const gcm_stage &st)
+{
+	const uint32_t bar = smem_u32(st.bar);
+	uint32_t done;
+
+	do {
+		asm volatile("{\n\t.reg .pred p;\n\t"
+			     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n\t"
+			     "selp.u32 %0, 1, 0, p;\n\t}"
+			     : "=r"(done) : "r"(bar) : "memory");
+	} while (!done);
+}
+
+/* Block i of the stage, its bytes from nb on zero. */
+__device__ __forceinline__ void gcm_stage_read(const gcm_stage &st,
+					       uint32_t i, uint32_t nb,
+					       uint32_t *w)
+{
+	gcm_stage_wait(st);
+	const uint4 q = st.buf[i];
+	const uint32_t v[4] = { q.x, q.y, q.z, q.w };
+
+#pragma unroll
+	for (int k = 0; k < 4; k++)
+		w[k] = v[k] & (4 * k + 4 <= nb ? ~0U : 4 * k >= nb ? 0U :
+			       ~0U >> (8 * (4 * k + 4 - nb)));
+}
+
+/*
  * GCM: CTR with the 32-bit counter (block b of the text uses IV || b+2)
  * and GHASH in the same pass.  Position v of the segment's hash stream
  * (aes_gpu.h) goes to warp (v / 32) mod nw, lane v mod 32: each lane folds
@@ -590,10 +700,11 @@ __device__ __forceinline__ void gcm_ctr_cache(const char *smb, uint32_t lane4,
 	}
 }
 
-template <int V, bool DEC, int R>
+template <int V, bool DEC, int R, bool STAGE>
 __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
 			const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
-			const gpu_aes_dev_key *keys, uint32_t *ghash)
+			const gpu_aes_dev_key *keys, uint32_t *ghash,
+			const gcm_stage *st)
 {
 	const gpu_aes_dev_key *K = &keys[sg.key];
 	const uint32_t nw = blockDim.x >> 5, w = threadIdx.x >> 5;
@@ -622,7 +733,10 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
 		if (v >= pad && v - pad < a) {
 			const uint32_t q = v - pad;
 
-			if (16 * q + 16 <= sg.aad_len) {
+			if (STAGE && st && q >= st->alo && q < st->ahi) {
+				gcm_stage_read(*st, st->hi - st->lo + q - st->alo,
+					       min(sg.aad_len - 16 * q, 16U), x);
+			} else if (16 * q + 16 <= sg.aad_len) {
 				uint4 in = __ldcs(reinterpret_cast<const uint4 *>(
 					ad + 16 * (uint64_t)q));
 
@@ -654,7 +768,9 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
 				s[0][j] = r2[j] ^ tl<NT>(smb, 0, (1 - j) & 3,
 							 u1, lane4);
 			enc_rounds<V, R, 1, 3>(smb, lane4, rk, s);
-			if (full) {
+			if (STAGE && st && b >= st->lo && b < st->hi) {
+				gcm_stage_read(*st, b - st->lo, nb, in);
+			} else if (full) {
 				uint4 i4 = __ldcs(reinterpret_cast<const uint4 *>(q));
 
 				in[0] = i4.x;
@@ -774,10 +890,11 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
  * ECB and CTR alone use a kernel without them and keep its allocation.
  * Forced inline: left a call, the EXT build spills ~300 B around it.
  */
-template <int V, int B, bool EXT>
+template <int V, int B, bool EXT, bool STAGE>
 __device__ __forceinline__ void
 dispatch(const char *smb, uint32_t lane4, uint8_t *base, const gpu_aes_kseg &sg,
-	 const gpu_aes_kchunk &ch, const gpu_aes_dev_key *keys, uint32_t *ghash)
+	 const gpu_aes_kchunk &ch, const gpu_aes_dev_key *keys, uint32_t *ghash,
+	 const gcm_stage *st)
 {
 	if (!EXT && gpu_aes_kop_has(sg.op, GPU_AES_KOPF_EXT))
 		return;
@@ -801,11 +918,11 @@ dispatch(const char *smb, uint32_t lane4, uint8_t *base, const gpu_aes_kseg &sg,
 		break;
 	case GPU_AES_KOP_GCM_ENC:
 		if (EXT)
-			BY_ROUNDS((run_gcm<V, false, R_>(smb, lane4, base, sg, ch, keys, ghash)));
+			BY_ROUNDS((run_gcm<V, false, R_, STAGE>(smb, lane4, base, sg, ch, keys, ghash, st)));
 		break;
 	case GPU_AES_KOP_GCM_DEC:
 		if (EXT)
-			BY_ROUNDS((run_gcm<V, true, R_>(smb, lane4, base, sg, ch, keys, ghash)));
+			BY_ROUNDS((run_gcm<V, true, R_, STAGE>(smb, lane4, base, sg, ch, keys, ghash, st)));
 		break;
 	case GPU_AES_KOP_CBC_DEC:
 		if (EXT)
@@ -942,6 +1059,15 @@ __device__ void launch_end(uint32_t *ghash, uint32_t *out, uint32_t words,
 	}
 }
 
+__host__ __device__ unsigned int smem_bytes(unsigned int variant, bool enc,
+					    bool dec)
+{
+	unsigned int e = variant ? layout<1>::enc_bytes : layout<0>::enc_bytes;
+	unsigned int d = variant ? layout<1>::dec_bytes : layout<0>::dec_bytes;
+
+	return dec ? (enc && e > d ? e : d) : e;
+}
+
 /*
  * CTAs [0, enc_ctas) take the chunks of the encryption tables, the others
  * the decrypting ones; a CTA fills the tables of its side once.  Of the
@@ -950,7 +1076,7 @@ __device__ void launch_end(uint32_t *ghash, uint32_t *out, uint32_t words,
  * t enc_ctas + b, ... on its own, so the longest (build_chunks() puts them
  * first) go one to a CTA and the chains of a CTA share its first warps.
  */
-template <int V, int B, bool EXT>
+template <int V, int B, bool EXT, bool STAGE = false>
 __global__ void __launch_bounds__(512)
 aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 	  const gpu_aes_kchunk *chunks, uint32_t nenc, uint32_t nser,
@@ -976,19 +1102,43 @@ aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 		n = nenc - nser;
 		stride = enc_ctas;
 	}
+	/* the stage, then its barrier, after the tables (the launch's own) */
+	const uint32_t so = STAGE ? smem_bytes(V, nenc != 0, ndec != 0) / 16 : 0;
+	gcm_stage st = { reinterpret_cast<uint64_t *>(
+				 smem_raw + so + GPU_AES_STAGE_BYTES / 16),
+			 smem_raw + so, 0, 0, 0, 0 };
+
+	if (STAGE && first < n) {
+		const gpu_aes_kchunk ch = chunks ? chunks[first] :
+						   inl.chunks[first];
+		const gpu_aes_kseg sg = chunks ? segs[ch.seg] : inl.segs[ch.seg];
+		const uint8_t *p = base + sg.off;
+
+		/* the TMA's 16-byte alignment: data_off's 64 in the ring */
+		if (gpu_aes_kop_has(sg.op, GPU_AES_KOPF_GHASH) &&
+		    !((uintptr_t)p & 15))
+			gcm_stage_range(sg, ch, &st);
+		if (st.hi + st.ahi && threadIdx.x == 0)
+			gcm_stage_issue(st, p, p + gpu_aes_gcm_aad_off(0, sg.len));
+	}
 	/* CTA-uniform: first, n and serial depend on blockIdx alone. */
 	if (first < n || serial) {
-		fill_tables<V>(sm, dec);
+		fill_tables<V>(sm, dec);	/* its barrier: the init seen */
 		for (uint32_t c = first; c < n; c += stride) {
 			const gpu_aes_kchunk ch = chunks ? chunks[c] :
 							   inl.chunks[c];
 			const gpu_aes_kseg sg = chunks ? segs[ch.seg] :
 							 inl.segs[ch.seg];
 
-			dispatch<V, B, EXT>(smb, lane4, base, sg, ch, keys,
-					    ghash);
+			dispatch<V, B, EXT, STAGE>(smb, lane4, base, sg, ch,
+						   keys, ghash,
+						   STAGE && c == first ? &st :
+								   nullptr);
 		}
 	}
+	/* no CTA leaves shared memory the TMA still writes to */
+	if (STAGE && st.hi + st.ahi && threadIdx.x == 0)
+		gcm_stage_wait(st);
 	if constexpr (EXT) {
 		for (uint32_t j = threadIdx.x * enc_ctas + blockIdx.x;
 		     serial && j < nser; j += enc_ctas * blockDim.x) {
@@ -1011,6 +1161,12 @@ typedef void (*kfn)(uint8_t *, const gpu_aes_kseg *, const gpu_aes_kchunk *,
 		    const gpu_aes_dev_key *, uint32_t *, uint32_t *, uint32_t,
 		    uint32_t *, uint32_t *, uint32_t, const gpu_aes_inline);
 
+/* Small GCM batches: their first chunks' input through the TMA. */
+kfn pick_stage(unsigned int variant)
+{
+	return variant ? aes_batch<1, 1, true, true> : aes_batch<0, 1, true, true>;
+}
+
 kfn pick(unsigned int variant, unsigned int bpt, bool ext)
 {
 	static const kfn fns[2][2][3] = {
@@ -1023,14 +1179,6 @@ kfn pick(unsigned int variant, unsigned int bpt, bool ext)
 	unsigned int b = bpt == 4 ? 2 : bpt == 2 ? 1 : 0;
 
 	return fns[ext ? 1 : 0][variant ? 1 : 0][b];
-}
-
-unsigned int smem_bytes(unsigned int variant, bool enc, bool dec)
-{
-	unsigned int e = variant ? layout<1>::enc_bytes : layout<0>::enc_bytes;
-	unsigned int d = variant ? layout<1>::dec_bytes : layout<0>::dec_bytes;
-
-	return dec ? (enc && e > d ? e : d) : e;
 }
 
 } /* namespace */
@@ -1051,13 +1199,19 @@ extern "C" int gpu_aes_kernel_init(void)
 	gpu_aes_xts_xpow(xpow);
 	if (cudaMemcpyToSymbol(c_xpow, xpow, sizeof(xpow)) != cudaSuccess)
 		return -1;
-	for (unsigned int v = 0; v < GPU_AES_NR_VARIANTS; v++)
+	for (unsigned int v = 0; v < GPU_AES_NR_VARIANTS; v++) {
+		if (cudaFuncSetAttribute(pick_stage(v),
+					 cudaFuncAttributeMaxDynamicSharedMemorySize,
+					 (int)(smem_bytes(v, true, true) +
+					       GPU_AES_STAGE_SMEM)) != cudaSuccess)
+			return -1;
 		for (unsigned int b = 1; b <= 8; b *= 2)
 			if (cudaFuncSetAttribute(
 				    pick(v, b & 7, b == 8),
 				    cudaFuncAttributeMaxDynamicSharedMemorySize,
 				    (int)smem_bytes(v, true, true)) != cudaSuccess)
 				return -1;
+	}
 	return 0;
 }
 
@@ -1101,8 +1255,13 @@ extern "C" int gpu_aes_kernel_launch(const struct gpu_aes_launch *l,
 		if (enc_ctas == grid)
 			enc_ctas = grid - 1;
 	}
-	pick(l->shape.variant, l->shape.bpt, l->ext != 0)<<<grid, l->shape.threads,
-		smem_bytes(l->shape.variant, nenc != 0, ndec != 0), stream>>>(
+	const bool stage = l->stage && l->ext && nenc != 0;
+	const kfn fn = stage ? pick_stage(l->shape.variant) :
+			       pick(l->shape.variant, l->shape.bpt, l->ext != 0);
+
+	fn<<<grid, l->shape.threads,
+	     smem_bytes(l->shape.variant, nenc != 0, ndec != 0) +
+		     (stage ? GPU_AES_STAGE_SMEM : 0), stream>>>(
 		l->base, l->segs, l->chunks, nenc, l->nser, ndec, enc_ctas,
 		l->keys, l->ghash, l->ghash_out, l->ghash_words, l->ticket,
 		l->done, l->done_value, l->inl);

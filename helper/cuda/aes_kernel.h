@@ -18,6 +18,14 @@ extern "C" {
  */
 #define GPU_AES_INLINE_MAX	40U	/* 3.5 KiB: within the 4 KiB parameter space */
 
+/*
+ * With stage: a CTA's first GCM chunk's input in shared memory, at most
+ * this much (a lone 4 KiB request's chunks, two CTAs, and then some),
+ * and its barrier after it.
+ */
+#define GPU_AES_STAGE_BYTES	4096U
+#define GPU_AES_STAGE_SMEM	(GPU_AES_STAGE_BYTES + 16U)
+
 struct gpu_aes_inline {
 	struct gpu_aes_kseg segs[GPU_AES_INLINE_MAX];
 	struct gpu_aes_kchunk chunks[GPU_AES_INLINE_MAX];
@@ -70,6 +78,13 @@ struct gpu_aes_launch {
 	uint32_t nser;
 	uint32_t max_ctas;	/* persistent grid: SMs * ctas_per_sm */
 	struct gpu_aes_shape shape;
+	/*
+	 * 1 (a batch with GCM, small enough that a lone request's wait is
+	 * what matters): each CTA has the TMA copy its first GCM chunk's
+	 * input into shared memory while it fills its tables; a kernel of
+	 * its own, so no other launch carries its registers.
+	 */
+	uint32_t stage;
 };
 
 /* Once per device (after cudaSetDevice): tables and smem limits. */

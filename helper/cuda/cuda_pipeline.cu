@@ -35,6 +35,12 @@
 #include <vector>
 
 #define SMALL_BATCH	(1U << 20)
+/*
+ * GCM batches up to this take the kernel that stages a chunk's input
+ * through the TMA (aes_kernel.h): a few requests, whose wait is the
+ * launch's; it spills more, which larger batches would pay in GB/s.
+ */
+#define STAGE_BATCH	(64U << 10)
 #define LONE_STAGES	4
 #define LONE_BIN_NS	250	/* LONE_BINS of them: the last holds the rest */
 #define LONE_BINS	256
@@ -809,6 +815,7 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	l.nser = (uint32_t)nser;
 	l.shape = shape;
 	l.max_ctas = max_ctas;
+	l.stage = s->gcm && b->bytes <= STAGE_BATCH;
 	/* From here on the region may be written: failures are EIO. */
 	s->wrote = true;
 	if (s->lone)

@@ -348,6 +348,8 @@ int main(int argc, char **argv)
 			l.shape.threads = t;
 			l.shape.bpt = b;
 			l.shape.ctas_per_sm = v ? 1 : 2;
+			/* GCM input through the TMA (its own kernel), shifted against both */
+			l.stage = ((t / 128) + b + inl) & 1;
 			CK(cudaMemcpy(d_data, in.data(), total,
 				      cudaMemcpyHostToDevice));
 			CK(cudaMemset(d_ghash, 0, nsegs * 16 + 16));
