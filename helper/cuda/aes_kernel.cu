@@ -530,6 +530,30 @@ __device__ void run_cbc_enc(const char *smb, uint32_t lane4, uint8_t *base,
 }
 
 /*
+ * A GCM segment's hash stream (aes_gpu.h): pad zero blocks, so that it
+ * fills whole groups of 32, then a blocks of associated data, c of text
+ * and the lengths block; n = a + c + 1.
+ */
+struct gcm_stream {
+	uint32_t a, c, n, pad;
+};
+
+__device__ __forceinline__ gcm_stream gcm_stream_of(const gpu_aes_kseg &sg)
+{
+	const uint32_t a = (sg.aad_len + 15) / 16, c = (sg.len + 15) / 16;
+	const uint32_t n = a + c + 1;
+
+	return { a, c, n, ((n + 31) & ~31U) - n };
+}
+
+/* Word k of a block whose bytes from nb on count as zero. */
+__device__ __forceinline__ uint32_t tail_mask(int k, uint32_t nb)
+{
+	return 4 * k + 4 <= nb ? ~0U : 4 * k >= nb ? 0U :
+	       ~0U >> (8 * (4 * k + 4 - nb));
+}
+
+/*
  * A CTA's first GCM chunk's input (its text blocks, then its blocks of
  * associated data, which lie after the text and tag), copied into shared
  * memory by the TMA while the CTA fills its tables and computes its
@@ -555,8 +579,8 @@ __device__ __forceinline__ void gcm_stage_range(const gpu_aes_kseg &sg,
 						const gpu_aes_kchunk &ch,
 						gcm_stage *st)
 {
-	const uint32_t a = (sg.aad_len + 15) / 16, c = (sg.len + 15) / 16;
-	const uint32_t n = a + c + 1, pad = ((n + 31) & ~31U) - n;
+	const gcm_stream gs = gcm_stream_of(sg);
+	const uint32_t a = gs.a, c = gs.c, pad = gs.pad;
 	const uint32_t v0 = ch.block0, v1 = ch.block0 + 32 * (ch.nblocks / 32);
 	const uint32_t ts = max(v0, pad + a), te = min(v1, pad + a + c);
 	const uint32_t as = max(v0, pad), ae = min(v1, pad + a);
@@ -635,8 +659,7 @@ __device__ __forceinline__ void gcm_stage_read(const gcm_stage &st,
 
 #pragma unroll
 	for (int k = 0; k < 4; k++)
-		w[k] = v[k] & (4 * k + 4 <= nb ? ~0U : 4 * k >= nb ? 0U :
-			       ~0U >> (8 * (4 * k + 4 - nb)));
+		w[k] = v[k] & tail_mask(k, nb);
 }
 
 /*
@@ -709,8 +732,8 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
 	const gpu_aes_dev_key *K = &keys[sg.key];
 	const uint32_t nw = blockDim.x >> 5, w = threadIdx.x >> 5;
 	const uint32_t l = threadIdx.x & 31, G = ch.nblocks / 32;
-	const uint32_t a = (sg.aad_len + 15) / 16, c = (sg.len + 15) / 16;
-	const uint32_t n = a + c + 1, pad = ((n + 31) & ~31U) - n;
+	const gcm_stream gs = gcm_stream_of(sg);
+	const uint32_t a = gs.a, c = gs.c, n = gs.n, pad = gs.pad;
 	uint8_t *p = base + sg.off;
 	const uint8_t *ad = p + gpu_aes_gcm_aad_off(0, sg.len);
 	const uint32_t c0 = bswap((uint32_t)(sg.ctr_hi >> 32));
@@ -783,9 +806,7 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
 #pragma unroll
 			for (int k = 0; k < 4; k++) {
 				/* bytes past the text hash as zero */
-				uint32_t keep = 4 * k + 4 <= nb ? ~0U :
-						4 * k >= nb ? 0U :
-						~0U >> (8 * (4 * k + 4 - nb));
+				uint32_t keep = tail_mask(k, nb);
 
 				o[k] = (in[k] ^ s[0][k]) & keep;
 				x[k] = DEC ? in[k] : o[k];
