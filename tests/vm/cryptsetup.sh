@@ -19,8 +19,10 @@ cleanup() {
 	cryptsetup close "$name" 2>/dev/null
 	rmmod brd 2>/dev/null
 	rm -rf "$d"
+	restore_deadline
 }
 trap cleanup EXIT
+patient_deadline
 
 # iv_plain64 SECTOR: dm-crypt's plain64 IV, the sector as little-endian u64.
 iv_plain64() {

@@ -20,19 +20,17 @@ mkdir -p "$d"
 chmod 1777 "$d"
 name=gpuaes-keyslots
 hog=
-old_timeout=$(param timeout_ms)
 cleanup() {
 	[ -n "$hog" ] && kill "$hog" 2>/dev/null
-	echo "$old_timeout" >"$PARAMS/timeout_ms"
+	restore_deadline
 	cryptsetup close "$name" 2>/dev/null
 	rmmod brd 2>/dev/null
 	rm -rf "$d"
 }
 trap cleanup EXIT
 /sbin/modprobe algif_skcipher
-# What is tested is who waits for a key slot, not the helper's speed: a
-# host busy enough to make TCG slow must not turn into a deadline here.
-echo 10000 >"$PARAMS/timeout_ms"
+# What is tested is who waits for a key slot, not the helper's speed.
+patient_deadline
 
 # centiseconds since boot
 cs() { read -r _u _ </proc/uptime; echo "${_u%.*}${_u#*.}" | sed 's/^0*//;s/^$/0/'; }

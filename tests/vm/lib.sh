@@ -28,6 +28,20 @@ snap() {
 	done
 }
 
+# patient_deadline: for a suite that tests where requests go, not how
+# fast the helper serves them.  TCG on a busy 2-core host can hold the
+# helper off the CPU for a second, the default timeout_ms, and a deadline
+# then sends the rest to the CPU (stall.sh tests that contract); 10 s
+# keeps the route the suite asserts.  restore_deadline, from the suite's
+# cleanup, puts the old value back.
+patient_deadline() {
+	_old_timeout=$(param timeout_ms)
+	echo 10000 >"$PARAMS/timeout_ms"
+}
+restore_deadline() {
+	[ -z "${_old_timeout:-}" ] || echo "$_old_timeout" >"$PARAMS/timeout_ms"
+}
+
 # wait_ready FILE PID TENTHS: wait until a background tool writes FILE
 # (it is ready), dies, or TENTHS tenths of a second pass; 0 if FILE is there.
 wait_ready() {

@@ -32,8 +32,10 @@ cleanup() {
 	cryptsetup close "$name" 2>/dev/null
 	rmmod brd 2>/dev/null
 	rm -rf "$d"
+	restore_deadline
 }
 trap cleanup EXIT
+patient_deadline
 
 /sbin/modprobe ext4 || { fail "modprobe ext4"; finish; exit; }
 # 16 MiB of LUKS2 header + 32 MiB of files + ext4's metadata.
