@@ -16,8 +16,12 @@ cleanup() {
 	cryptsetup close "$name" 2>/dev/null
 	rmmod brd 2>/dev/null
 	rm -rf "$d"
+	restore_deadline
 }
 trap cleanup EXIT
+# What the kill leaves in flight is recomputed at the detach, not at a
+# deadline; the new helper's reads below must see none.
+patient_deadline
 
 ctr_volume "$name" $((mib * 1024)) "$d" || { finish; exit; }
 randfile "$d/data" $((mib * 1024 * 1024))
