@@ -1,7 +1,7 @@
 #!/bin/sh
 # lifecycle.sh - the module cannot be unloaded while a dm-crypt volume or
 # /dev/gpu_aes holds it, unloads once they are closed, and survives
-# CYCLES (100) rounds of load -> use (tests/vm/fake_helper.c keys: twice
+# CYCLES (30) rounds of load -> use (tests/vm/fake_helper.c keys: twice
 # an attached helper serving a ring request, ctr then xts; a fallback
 # request) -> unload
 # without leaking: unreclaimable slab and vmalloc within a stated
@@ -13,7 +13,7 @@
 
 with_helper && { note "the helper holds the module: run without it"; exit 0; }
 
-cycles=${LIFECYCLE_CYCLES:-100}
+cycles=${LIFECYCLE_CYCLES:-30}
 d=$TMP/life
 mkdir -p "$d"
 name=gpuaes-life
@@ -101,7 +101,7 @@ slab1=$(meminfo SUnreclaim); vm1=$(meminfo VmallocUsed); pin1=$(pins); pcpu1=$(m
 note "SUnreclaim ${slab0} -> ${slab1} kB, VmallocUsed ${vm0} -> ${vm1} kB, Percpu ${pcpu0} -> ${pcpu1} kB, pinned pages ${pin0} -> ${pin1}"
 # One attach pins 516 pages and vmaps 2 MiB + 16 KiB, and a load allocates the
 # module's tfm/ring state: a leak of any of them per cycle is far above
-# these bounds (stated tolerance: 256 kB of slab or vmalloc over 100 cycles).
+# these bounds (stated tolerance: 256 kB of slab or vmalloc over the cycles).
 [ $((slab1 - slab0)) -le 256 ] &&
 	pass "unreclaimable slab after $cycles cycles: ${slab0} -> ${slab1} kB (tolerance +256 kB)" ||
 	fail "unreclaimable slab grew by $((slab1 - slab0)) kB over $cycles cycles"
