@@ -74,9 +74,9 @@ check: $(CUDA_UNIT_TESTS)
 ifeq ($(HAVE_CUDA),1)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC)))
 NVCCFLAGS ?= -O3
-override NVCCFLAGS += -std=c++17 \
-	-gencode arch=compute_90,code=sm_90 \
-	-gencode arch=compute_90,code=compute_90 \
+NVCC_GENCODE ?= -gencode arch=compute_90,code=sm_90 \
+	-gencode arch=compute_90,code=compute_90
+override NVCCFLAGS += -std=c++17 $(NVCC_GENCODE) \
 	-Xcompiler -Wall,-Wextra,-Werror,-fno-strict-aliasing -D_GNU_SOURCE \
 	-MMD -MP
 
