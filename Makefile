@@ -30,6 +30,8 @@
 #                     and purge them in the systemd VM (scripts/vm-deb)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
+# Jobs for the builds that check-unit runs before its tests.
+JOBS ?= $(shell nproc)
 
 .PHONY: all helper kmod check check-unit check-vm kunit check-gpu bench lint \
 	demo clean install uninstall check-install check-systemd deb check-deb \
@@ -47,6 +49,7 @@ check: lint check-unit check-install check-deb check-vm check-systemd kunit \
 	check-arm64
 
 check-unit:
+	$(MAKE) -C helper -j$(JOBS) check-bins
 	$(MAKE) -C helper check
 
 check-vm:

@@ -70,6 +70,7 @@ cuda-unit-run: $(CUDA_UNIT) $(CUDA_UNIT_ASAN)
 # Hook: 'make check' runs these too (prerequisite of the check target).
 CUDA_UNIT_TESTS := cuda-unit-run
 check: $(CUDA_UNIT_TESTS)
+check-bins: $(CUDA_UNIT) $(CUDA_UNIT_ASAN)
 
 ifeq ($(HAVE_CUDA),1)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC)))
