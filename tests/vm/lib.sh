@@ -28,18 +28,25 @@ snap() {
 	done
 }
 
+# set_deadline MS: timeout_ms for what the suite does next.
+# restore_deadline, from the suite's cleanup, puts back the value it had
+# before the suite's first set_deadline (nothing, if none was set).
+set_deadline() {
+	[ -n "${_old_timeout:-}" ] || _old_timeout=$(param timeout_ms)
+	echo "$1" >"$PARAMS/timeout_ms"
+}
+restore_deadline() {
+	[ -z "${_old_timeout:-}" ] || echo "$_old_timeout" >"$PARAMS/timeout_ms"
+	_old_timeout=
+}
+
 # patient_deadline: for a suite that tests where requests go, not how
 # fast the helper serves them.  TCG on a busy 2-core host can hold the
 # helper off the CPU for a second, the default timeout_ms, and a deadline
 # then sends the rest to the CPU (stall.sh tests that contract); 10 s
-# keeps the route the suite asserts.  restore_deadline, from the suite's
-# cleanup, puts the old value back.
+# keeps the route the suite asserts.
 patient_deadline() {
-	_old_timeout=$(param timeout_ms)
-	echo 10000 >"$PARAMS/timeout_ms"
-}
-restore_deadline() {
-	[ -z "${_old_timeout:-}" ] || echo "$_old_timeout" >"$PARAMS/timeout_ms"
+	set_deadline 10000
 }
 
 # wait_ready FILE PID TENTHS: wait until a background tool writes FILE
@@ -230,7 +237,9 @@ restart_helper() {
 	_rh_old=$(pidof gpu-aes-helper)
 	_rh_att=$(counter helper_attaches)
 	if [ -n "$_rh_old" ]; then
+		# shellcheck disable=SC2086 # pidof may name several: each a word
 		kill -TERM $_rh_old
+		# shellcheck disable=SC2086
 		while kill -0 $_rh_old 2>/dev/null; do sleep 0.1; done
 	fi
 	${HELPER_CPUS:+taskset -c "$HELPER_CPUS"} \

@@ -18,11 +18,10 @@ sectors=$((mib * 2048))
 d=$TMP/stall
 mkdir -p "$d"
 name=gpuaes-stall
-old_timeout=$(param timeout_ms)
 cleanup() {
 	[ -n "$pid" ] && kill -CONT "$pid" 2>/dev/null
 	queue_probe_stop
-	echo "$old_timeout" >"$PARAMS/timeout_ms"
+	restore_deadline
 	cryptsetup close "$name" 2>/dev/null
 	rmmod brd 2>/dev/null
 	rm -rf "$d"
@@ -40,7 +39,7 @@ dev=/dev/mapper/$name
 pid=$(pidof gpu-aes-helper)
 [ -n "$pid" ] || { fail "no helper running"; finish; exit; }
 
-echo 200 >"$PARAMS/timeout_ms"
+set_deadline 200
 queue_probe_start || fail "kprobes for the per-queue evidence"
 snap s
 kill -STOP "$pid"

@@ -36,11 +36,10 @@ d=$TMP/starve
 mkdir -p "$d"
 chmod 1777 "$d"
 name=gpuaes-starve
-old_timeout=$(param timeout_ms)
 hog=
 cleanup() {
 	[ -n "$hog" ] && kill "$hog" 2>/dev/null
-	echo "$old_timeout" >"$PARAMS/timeout_ms"
+	restore_deadline
 	cryptsetup close "$name" 2>/dev/null
 	rmmod brd 2>/dev/null
 	rm -rf "$d"
@@ -49,7 +48,7 @@ cleanup() {
 }
 trap cleanup EXIT
 /sbin/modprobe algif_skcipher
-echo 1000 >"$PARAMS/timeout_ms"
+set_deadline 1000
 
 # One queue of 16 entries: every CPU's requests share it with starver's.
 # The helper and dm-crypt's work stay on CPU 0: what is measured is what

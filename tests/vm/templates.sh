@@ -199,8 +199,7 @@ full_ring() {
 	restart_helper --queues 1 --entries 16 ||
 		{ fail "the helper did not attach with one queue"; return; }
 	hp=$(pidof gpu-aes-helper)
-	t0=$(param timeout_ms)
-	echo 60000 >"$PARAMS/timeout_ms"
+	set_deadline 60000
 	c=$(case_of 'ccm(aes)')
 	IFS='|' read -r type ref opts len inner <<-CASE
 	$c
@@ -237,7 +236,7 @@ full_ring() {
 	expect_delta f timeouts 0 || ok=0
 	[ $ok = 1 ] && pass "$d on one 16-entry queue: 24 callers at once, 8 backlogged, all exact" ||
 		fail "$d on a full ring"
-	echo "$t0" >"$PARAMS/timeout_ms"
+	restore_deadline
 	# Leave the helper as the other suites expect it.
 	restart_helper || fail "the default helper did not come back"
 }

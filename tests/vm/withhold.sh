@@ -19,11 +19,10 @@ d=$TMP/withhold
 mkdir -p "$d"
 name=gpuaes-withhold
 queues=2
-old_timeout=$(param timeout_ms)
 fh=
 cleanup() {
 	[ -n "$fh" ] && kill "$fh" 2>/dev/null
-	echo "$old_timeout" >"$PARAMS/timeout_ms"
+	restore_deadline
 	cryptsetup close "$name" 2>/dev/null
 	rmmod brd 2>/dev/null
 	rm -rf "$d"
@@ -32,7 +31,7 @@ trap cleanup EXIT
 /sbin/modprobe algif_skcipher
 cs() { read -r _u _ </proc/uptime; echo "${_u%.*}${_u#*.}" | sed 's/^0*//;s/^$/0/'; }
 
-echo 200 >"$PARAMS/timeout_ms"
+set_deadline 200
 fake_helper withhold $queues 16 5 300 "$d/ready" >"$d/fh.out" 2>&1 &
 fh=$!
 i=0
