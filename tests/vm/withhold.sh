@@ -92,11 +92,12 @@ else
 			delta p fallback_full
 			nf=$D
 			delta p fallback_stalled
-			[ $((nf + D)) = 4 ] ||
-				{ note "fallback_full +$nf, fallback_stalled +$D: want 4 in all"; ok=0; }
+			ns=$D
+			[ $((nf + ns)) = 4 ] ||
+				{ note "fallback_full +$nf, fallback_stalled +$ns: want 4 in all"; ok=0; }
 			expect_delta p ring_requests 0 || ok=0
 			[ $ok = 1 ] &&
-				pass "queue $q (the withheld request's): 4 requests from CPU $q went to the CPU at once (full $nf, stalled $D, $(( (t1 - t0) * 10 )) ms)" ||
+				pass "queue $q (the withheld request's): 4 requests from CPU $q went to the CPU at once (full $nf, stalled $ns, $(( (t1 - t0) * 10 )) ms)" ||
 				fail "queue $q (the withheld request's): requests from CPU $q"
 		else
 			expect_delta p ring_ctr_requests 4 || ok=0
