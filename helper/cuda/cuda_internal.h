@@ -103,6 +103,11 @@ struct worker {
 	std::vector<void *> cp_dst;
 	std::vector<const void *> cp_src;
 	std::vector<size_t> cp_len;
+	/*
+	 * enqueue(): the batch's copy runs, kept between batches: built anew
+	 * for each, a batch of 600 requests grew it through ten allocations
+	 */
+	std::vector<gpu_aes_run> runs;
 	/* make_ksegs(): segments whose aux awaits the host AES, and it */
 	std::vector<uint32_t> ecb_idx;
 	std::vector<uint8_t> ecb_buf;
@@ -158,6 +163,16 @@ inline bool ck(worker *w, cudaError_t e, const char *what, const char *file,
 bool keys_init(worker *w, uint32_t nr_keys);
 void keys_free(worker *w);
 int key_ensure(worker *w, const gpu_aes_region *r, uint16_t k, uint32_t gen);
+
+/*
+ * Whether the worker holds generation @gen of slot @k already: what
+ * key_ensure() checks first, inline here for the core, which asks it of
+ * every request it batches.
+ */
+static inline bool key_current(const worker *w, uint16_t k, uint32_t gen)
+{
+	return w->key_valid[k] && w->key_gen[k] == gen;
+}
 /* Returns whether the worker still holds a key copy. */
 bool keys_drop_stale(worker *w, const gpu_aes_region *r);
 

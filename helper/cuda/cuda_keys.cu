@@ -95,7 +95,7 @@ int key_ensure(worker *w, const gpu_aes_region *r, uint16_t k, uint32_t gen)
 	int rc = -1;
 	bool ok;
 
-	if (w->key_valid[k] && w->key_gen[k] == gen)
+	if (key_current(w, k, gen))
 		return 1;
 	g1 = __atomic_load_n(&e->gen, __ATOMIC_ACQUIRE);
 	len = __atomic_load_n(&e->key_len, __ATOMIC_RELAXED);

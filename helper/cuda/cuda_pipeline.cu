@@ -498,7 +498,8 @@ bool make_kseg(worker *w, const gpu_aes_region *r, gpu_aes_segment *g,
 	const gpu_aes_key *e = &r->keys[g->key_slot];
 	uint32_t key_len, tweak_len;
 
-	if (key_ensure(w, r, g->key_slot, g->key_gen) < 0)
+	if (!key_current(w, g->key_slot, g->key_gen) &&
+	    key_ensure(w, r, g->key_slot, g->key_gen) < 0)
 		return false;
 	key_len = e->key_len;
 	tweak_len = e->tweak_len;
@@ -601,8 +602,8 @@ bool make_ksegs(worker *w, const gpu_aes_region *r, slot *s,
 		bool ecb = false;
 
 		if (!w->ecb_idx.empty() &&
-		    (g->key_slot != run_key || !w->key_valid[run_key] ||
-		     w->key_gen[run_key] != g->key_gen) &&
+		    (g->key_slot != run_key ||
+		     !key_current(w, run_key, g->key_gen)) &&
 		    !encrypt_aux(w, s->h_segs, run_key))
 			return false;
 		if (!make_kseg(w, r, g, k, &ecb))
@@ -728,7 +729,7 @@ bool enqueue_pieces(gpu_aes_backend *be, worker *w, slot *s,
 bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 {
 	const gpu_aes_region *r = be->region;
-	std::vector<run> runs;
+	std::vector<run> &runs = w->runs;
 	uint32_t n = b->nr;
 	bool zc = b->bytes <= be->zc_max;
 
@@ -740,6 +741,7 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	s->nr = n;
 	if (!make_ksegs(w, r, s, b))
 		return false;
+	runs.clear();
 	for (uint32_t i = 0; !zc && i < n; i++)
 		if (kspan(s->h_segs[i]))
 			runs.push_back({ s->h_segs[i].off,

@@ -439,6 +439,16 @@ static struct core_batch *reserve(struct gpu_aes_core *c)
 }
 
 /*
+ * How many entries ahead take_queue() asks for.  Each was just written by
+ * its submitter's CPU, so each read misses to that CPU's cache, on the
+ * core, the one thread every request passes.  Asked for ahead, the
+ * misses overlap: taking a batch of 4 KiB requests on 16 threads cost
+ * 0.036 us a request instead of 0.043 (H200 host, bench-results/
+ * 2026-12-01-core).
+ */
+#define SQE_PREFETCH 16
+
+/*
  * Takes up to @want pending entries of queue @qid into @b (valid ones) and
  * @inv (invalid ones, completed with GPU_AES_STATUS_EINVAL), within the
  * queue's CQ room.  Returns how many it took.
@@ -460,10 +470,15 @@ static uint32_t take_queue(struct gpu_aes_core *c, uint32_t qid,
 	if (!n)
 		return 0;
 	q->cq_reserved += n;
+	for (i = 0; i < n && i < SQE_PREFETCH; i++)
+		__builtin_prefetch(&rq->sq[(q->sq_head + i) & c->mask]);
 	for (i = 0; i < n; i++) {
 		struct gpu_aes_sqe sqe;
 		struct gpu_aes_segment *s = &b->segs[b->nr];
 
+		if (i + SQE_PREFETCH < n)
+			__builtin_prefetch(&rq->sq[(q->sq_head + i +
+						    SQE_PREFETCH) & c->mask]);
 		/* One read of the entry; everything below uses the copy. */
 		memcpy(&sqe, &rq->sq[(q->sq_head + i) & c->mask], sizeof(sqe));
 		if (gpu_aes_core_check_sqe(c->r, qid, &sqe, s) ==
