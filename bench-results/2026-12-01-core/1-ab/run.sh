@@ -1,0 +1,34 @@
+#!/bin/sh
+# call 1: the helper core's diet against the landed tree.  The stage
+# table of 2026-11-29 had the core (the one thread every batch passes) at
+# 0.17-0.20 us per 4 KiB request and 90-96 % of a CPU at 4.6-5.3 M/s on
+# 16 threads: it caps requests/s.  `new` prefetches the SQ entries it
+# takes (their misses were most of "take batch, check sqes", 0.043 us),
+# reuses the copy runs' vector, loads the counter with two byte swaps and
+# checks a segment's key inline.  Prediction: the core 0.13-0.16 us per
+# request, 16 threads of 4 KiB +10-20 % requests/s (gcm past 5 M) unless
+# another bound shows (then the core well under 90 % busy); QD1 and the
+# other threads unchanged.  A quick gpu-check of `new` first; four
+# rounds of both trees (device-call.sh's rounds); where `new`'s core
+# goes (gpu-bench-stages, cuda and null); 16 KiB-1 MiB and OpenSSL once.
+# shellcheck source=helper/bench/device-call.sh
+. helper/bench/device-call.sh
+BIN=$P/new ROUNDS=10 SANITIZE=0 timeout 100 scripts/gpu-check /tmp/chk \
+	> "$O/gpu-check-quick.txt" 2>&1
+rc=$?
+log "gpu-check quick rc=$rc"
+[ $rc = 0 ] || exit 1
+rounds 4 main new
+GPU_AES_CUDA_SHAPE="1 512 4 1" STACK=16384 FREQ=99 BIN=$P/new \
+	PERF=$P/perf/perf-wrap timeout 150 scripts/gpu-bench-stages /tmp/st \
+	> "$O/stages.txt" 2>&1
+log "stages rc=$?"
+cp /tmp/st/stages-*-bench.txt "$O/" 2>/dev/null
+for v in main new; do
+	B bulk $v "bulk" --helper --no-qd1 --req-sizes 16384:1048576 \
+		--seconds 0.5
+done
+B openssl main "cpu" --cpu --req-sizes 4096:4096 --seconds 0.5
+export OPENSSL_ia32cap='~0x200000200000000'
+B openssl main "cpu-noaes" --cpu --req-sizes 4096:4096 --seconds 0.5
+unset OPENSSL_ia32cap
