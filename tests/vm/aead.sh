@@ -18,7 +18,8 @@
 min=$(param ring_min_bytes)
 d=$TMP/aead
 mkdir -p "$d"
-trap 'rm -rf "$d"' EXIT
+trap 'restore_deadline; rm -rf "$d"' EXIT
+patient_deadline
 if with_helper; then ring=1; else ring=0; fi
 xts_ref='xts(ecb(aes-generic))'
 gcm_ref='gcm_base(ctr(aes-generic),ghash-generic)'

@@ -38,9 +38,11 @@ cleanup() {
 	rmmod brd 2>/dev/null
 	ip netns del cbc-a 2>/dev/null
 	ip netns del cbc-b 2>/dev/null
+	restore_deadline
 	rm -rf "$d"
 }
 trap cleanup EXIT
+patient_deadline
 # Busybox's sh runs its own applet for a bare name that is one, whatever
 # PATH says; its ip has no netns or xfrm, so the image's iproute2 by path.
 ip() { /usr/sbin/ip "$@"; }

@@ -14,6 +14,8 @@
 #     nothing on the other path.
 . "$(dirname "$0")/lib.sh"
 
+trap restore_deadline EXIT
+patient_deadline
 min=$(param ring_min_bytes)
 ctr_sizes="1 15 16 17 255 256 257 1000 4095 4096 4097 65535 65536 65537 1000000 1048576"
 ecb_sizes="16 32 240 256 4096 65536 1048576"

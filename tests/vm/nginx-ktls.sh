@@ -33,9 +33,11 @@ chmod 755 "$d" "$d/www"
 cleanup() {
 	[ -s "$d/nginx.pid" ] && kill "$(cat "$d/nginx.pid")" 2>/dev/null
 	sleep 0.2
+	restore_deadline
 	rm -rf "$d"
 }
 trap cleanup EXIT
+patient_deadline
 
 /sbin/modprobe tls || { fail "modprobe tls"; finish; exit; }
 [ -r /proc/net/tls_stat ] || { fail "no /proc/net/tls_stat"; finish; exit; }
