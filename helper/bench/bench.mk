@@ -25,7 +25,7 @@ $(BENCH_BUILD)/%.o: $(BENCH_SRC)/%.c
 
 $(BENCH_BUILD)/%.o: $(BENCH_SRC)/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -Isrc -c -o $@ $<
+	$(NVCC_RUN) $(NVCCFLAGS) -Isrc -c -o $@ $<
 
 $(BENCH): $(BENCH_OBJS) $(KRING_LIB) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
