@@ -17,6 +17,11 @@
 #                             raw-gpu at 4 KiB (raw), QD1 at 4 KiB (qd1),
 #                             16 threads of 4 KiB (deep); then the null
 #                             backend's QD1 with the first TREE (qd1)
+#   quick_check TREE          scripts/gpu-check of TREE, 10 rounds, no
+#                             sanitizers ($O/gpu-check-quick.txt); a
+#                             failure ends the call (exit 1)
+#   openssl_rows TREE         OpenSSL at 4 KiB on this host, as it is and
+#                             with AES-NI and VAES masked (openssl)
 # helper/bench/results_summary.py reads the files B writes, and
 # helper/bench/paired_rounds.py sets two trees' rounds side by side.
 # The device tool brings back at most 8 files: run
@@ -61,4 +66,17 @@ rounds() {	# n trees...
 		unset GPU_AES_BENCH_BACKEND
 		r=$((r + 1))
 	done
+}
+quick_check() {	# tree
+	BIN=$P/$1 ROUNDS=10 SANITIZE=0 timeout 100 scripts/gpu-check /tmp/chk \
+		> "$O/gpu-check-quick.txt" 2>&1
+	qc=$?
+	log "gpu-check quick rc=$qc"
+	[ $qc = 0 ] || exit 1
+}
+openssl_rows() {	# tree
+	B openssl "$1" "cpu" --cpu --req-sizes 4096:4096 --seconds 0.5
+	export OPENSSL_ia32cap='~0x200000200000000'
+	B openssl "$1" "cpu-noaes" --cpu --req-sizes 4096:4096 --seconds 0.5
+	unset OPENSSL_ia32cap
 }

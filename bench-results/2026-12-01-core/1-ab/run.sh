@@ -11,13 +11,11 @@
 # other threads unchanged.  A quick gpu-check of `new` first; four
 # rounds of both trees (device-call.sh's rounds); where `new`'s core
 # goes (gpu-bench-stages, cuda and null); 16 KiB-1 MiB and OpenSSL once.
+# (quick_check and openssl_rows were written out here when it ran; the
+# functions are the same lines.)
 # shellcheck source=helper/bench/device-call.sh
 . helper/bench/device-call.sh
-BIN=$P/new ROUNDS=10 SANITIZE=0 timeout 100 scripts/gpu-check /tmp/chk \
-	> "$O/gpu-check-quick.txt" 2>&1
-rc=$?
-log "gpu-check quick rc=$rc"
-[ $rc = 0 ] || exit 1
+quick_check new
 rounds 4 main new
 GPU_AES_CUDA_SHAPE="1 512 4 1" STACK=16384 FREQ=99 BIN=$P/new \
 	PERF=$P/perf/perf-wrap timeout 150 scripts/gpu-bench-stages /tmp/st \
@@ -28,7 +26,4 @@ for v in main new; do
 	B bulk $v "bulk" --helper --no-qd1 --req-sizes 16384:1048576 \
 		--seconds 0.5
 done
-B openssl main "cpu" --cpu --req-sizes 4096:4096 --seconds 0.5
-export OPENSSL_ia32cap='~0x200000200000000'
-B openssl main "cpu-noaes" --cpu --req-sizes 4096:4096 --seconds 0.5
-unset OPENSSL_ia32cap
+openssl_rows main
