@@ -696,11 +696,6 @@ static bool sqe_fits_queue(const struct region *r, uint32_t q,
 	       s->data_off - lo <= r->g.queue_data_size - span;
 }
 
-/*
- * Runs @s (ECB, CTR or XTS), read from queue @q, on the CPU through
- * aes-generic with the key the kernel put in the key table:
- * GPU_AES_STATUS_OK, or a status saying why not.
- */
 /* The kernel cipher serve_one() computes @alg with, or NULL. */
 static const char *serve_ref_name(uint8_t alg)
 {
@@ -745,6 +740,11 @@ static void serve_warm(void)
 	}
 }
 
+/*
+ * Runs @s (ECB, CTR or XTS), read from queue @q, on the CPU through
+ * aes-generic with the key the kernel put in the key table:
+ * GPU_AES_STATUS_OK, or a status saying why not.
+ */
 static int32_t serve_one(struct region *r, uint32_t q,
 			 const struct gpu_aes_sqe *s)
 {
