@@ -32,9 +32,6 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 # Jobs for the builds that check-unit runs before its tests.
 JOBS ?= $(shell nproc)
-# Guests check-vm boots at once: each wants two host CPUs (scripts/vm-test
-# --help), so one on CI's two.
-VM_JOBS ?= $(shell n=$$(nproc); echo $$(( n > 3 ? n / 2 : 1 )))
 
 .PHONY: all helper kmod check check-unit check-vm kunit check-gpu bench lint \
 	demo clean install uninstall check-install check-systemd deb check-deb \
@@ -56,11 +53,11 @@ check-unit:
 	$(MAKE) -C helper check
 
 check-vm:
-	scripts/vm-test --jobs $(VM_JOBS)
+	scripts/vm-test
 
 check-arm64:
 	$(MAKE) -C helper arm64 arm64-check
-	scripts/vm-test --jobs $(VM_JOBS) --arch arm64
+	scripts/vm-test --arch arm64
 
 # Not in check: the kernel build alone takes 10-25 minutes on 2 cores.
 check-arm64-64k:
