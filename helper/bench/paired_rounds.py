@@ -6,7 +6,9 @@
 FOLDER is one call's folder (bench-results/<run>/<N-name>/) whose run.sh
 wrote raw.txt, qd1.txt and deep.txt through device-call.sh's B, with
 section tags "<round> raw", "<round> qd1", "<round> t16" and "<round>
-null" (the null backend at QD1).  For each figure it prints BASE's and
+null" (the null backend at QD1), and mid.txt, if there, with tags
+"<round> <load>" (16 threads at a lower window, fewer threads...).  For
+each figure it prints BASE's and
 NEW's value in every round, NEW - BASE per round (range, and in how many
 rounds NEW was lower), and the null backend's QD1 figures beside:
 
@@ -14,6 +16,7 @@ rounds NEW was lower), and the null backend's QD1 figures beside:
                    call (the GPU's part; raw-qd1 4 KiB only)
   qd1-p50, qd1-cpu the ring's QD1 p50 and host CPU per request (us)
   t16-Mreq, t16-cpu 16 threads: requests/s (M) and CPU per request (us)
+  LOAD-Mreq, LOAD-cpu the same of mid.txt's loads, by their tags
 
 REGEX keeps the figures whose "name alg bytes" line it matches.
 """
@@ -30,7 +33,7 @@ RAW_QD1 = ('raw-qd1', 'raw-qd1-zc', 'raw-qd1-word')
 
 def read(folder):
     fig = collections.defaultdict(dict)  # (name, alg, bytes) -> {(tree, round): v}
-    for name in ('raw.txt', 'qd1.txt', 'deep.txt'):
+    for name in ('raw.txt', 'qd1.txt', 'deep.txt', 'mid.txt'):
         path = os.path.join(folder, name)
         if not os.path.exists(path):
             continue
@@ -52,9 +55,10 @@ def read(folder):
                     t = 'null' if kind == 'null' else tree
                     fig[('qd1-p50', alg, size)][(t, rnd)] = p50
                     fig[('qd1-cpu', alg, size)][(t, rnd)] = cpu
-                elif row == 'helper' and name == 'deep.txt':
-                    fig[('t16-Mreq', alg, size)][(tree, rnd)] = rps / 1e6
-                    fig[('t16-cpu', alg, size)][(tree, rnd)] = cpu
+                elif row == 'helper' and name in ('deep.txt', 'mid.txt'):
+                    load = 't16' if name == 'deep.txt' else kind
+                    fig[(load + '-Mreq', alg, size)][(tree, rnd)] = rps / 1e6
+                    fig[(load + '-cpu', alg, size)][(tree, rnd)] = cpu
     return fig
 
 
