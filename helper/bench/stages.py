@@ -24,6 +24,7 @@ import sys
 ROLES = {
     "bench-submit": "submit",
     "gpuaes-core": "core",
+    "gpuaes-launch": "launch",
     "gpuaes-cudadone": "gpu-done",
     "gpuaes-reap": "reap",
     "kworker": "kworker",
