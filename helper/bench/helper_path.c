@@ -254,7 +254,6 @@ static int dq_prepare(struct dq_thread *t, const struct bench_alg *a,
 enum {
 	ROLE_SUBMIT,	/* bench-submit: kring submit (reserve, copy in, post) */
 	ROLE_CORE,	/* gpuaes-core: take entries, batch, launch */
-	ROLE_LAUNCH,	/* gpuaes-launch: a large batch's tables, copies, kernel */
 	ROLE_GPU_DONE,	/* gpuaes-cudadone: GPU completion, first queue's reap */
 	ROLE_REAP,	/* gpuaes-reap: other queues' reaps (copy out, callbacks) */
 	ROLE_CPU_BE,	/* gpuaes-cpu: the cpu backend's workers */
@@ -264,13 +263,12 @@ enum {
 };
 
 static const char *const role_comm[NR_ROLES] = {
-	"bench-submit", "gpuaes-core", "gpuaes-launch", "gpuaes-cudadone",
-	"gpuaes-reap", "gpuaes-cpu", "kshim-work", "",
+	"bench-submit", "gpuaes-core", "gpuaes-cudadone", "gpuaes-reap",
+	"gpuaes-cpu", "kshim-work", "",
 };
 
 static const char *const role_name[NR_ROLES] = {
-	"submit", "core", "launch", "gpu-done", "reap", "cpu-backend",
-	"kworker", "other",
+	"submit", "core", "gpu-done", "reap", "cpu-backend", "kworker", "other",
 };
 
 static void role_cpu(double ns[NR_ROLES])

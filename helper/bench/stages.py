@@ -24,7 +24,6 @@ import sys
 ROLES = {
     "bench-submit": "submit",
     "gpuaes-core": "core",
-    "gpuaes-launch": "launch",
     "gpuaes-cudadone": "gpu-done",
     "gpuaes-reap": "reap",
     "kworker": "kworker",

@@ -3,7 +3,7 @@
  * cuda_backend.h - the cuda backend's host helpers beyond backend.h.
  * Its knobs are environment variables, read in cuda_pipeline.cu
  * (GPU_AES_CUDA_ZC_MAX, GPU_AES_CUDA_CPU_BELOW, GPU_AES_CUDA_SYNC_SPIN_US,
- * GPU_AES_CUDA_BATCH_COPY, GPU_AES_CUDA_LAUNCH_MIN) and cuda_tuning.cu
+ * GPU_AES_CUDA_BATCH_COPY) and cuda_tuning.cu
  * (GPU_AES_CUDA_SHAPE); their one description, with the tuning cache's,
  * is the man page: docs/gpu-aes-helper.8, ENVIRONMENT and FILES.
  */
@@ -22,14 +22,7 @@ struct gpu_aes_cuda_stats {
 	uint64_t copy_batches;	/* run through the copy engines */
 	uint64_t cpu_batches;	/* sent to the cpu backend */
 	uint64_t eio_batches;	/* completed with GPU_AES_STATUS_EIO */
-	uint64_t handed_batches;	/* queued by a launcher thread */
 };
-
-struct gpu_aes_backend;
-
-/* The counters so far, of a backend the cuda ops opened; any thread. */
-void gpu_aes_cuda_get_stats(struct gpu_aes_backend *be,
-			    struct gpu_aes_cuda_stats *out);
 
 /*
  * "0,2": those device ids, each once, each < ndev; NULL or "" or "all":

@@ -104,7 +104,7 @@ struct worker {
 	std::vector<const void *> cp_src;
 	std::vector<size_t> cp_len;
 	/*
-	 * issue(): the batch's copy runs, kept between batches: built anew
+	 * enqueue(): the batch's copy runs, kept between batches: built anew
 	 * for each, a batch of 600 requests grew it through ten allocations
 	 */
 	std::vector<gpu_aes_run> runs;
@@ -128,22 +128,10 @@ struct worker {
 	slot slots[NR_SLOTS];
 	/*
 	 * Ring of slots in submission order: [head, claim) are taken by
-	 * completion threads, [claim, issued) wait for one, [issued, tail)
-	 * were prepared by the core and wait for the launcher to queue their
-	 * copies and kernel; a slot is reused once every older one has
-	 * finished too.
+	 * completion threads, [claim, tail) wait for one; a slot is reused
+	 * once every older one has finished too.
 	 */
-	unsigned int head, claim, issued, tail;
-	/*
-	 * The launcher thread: it queues a slot's CUDA work while the core
-	 * takes the next batch, so the two halves of a batch's host work
-	 * run on two CPUs (launch_min); parked: it sleeps on launch_wake.
-	 * issue()'s state (runs, the copy arrays) is the issuing thread's:
-	 * the core's only while [issued, tail) is empty.
-	 */
-	bool has_launcher, launcher_parked;
-	pthread_cond_t launch_wake;
-	pthread_t launcher;
+	unsigned int head, claim, tail;
 	unsigned int in_done;		/* done() calls running */
 	uint64_t inflight_bytes;
 	uint64_t batches, bytes;	/* taken, for the log at close */
@@ -170,13 +158,6 @@ inline bool ck(worker *w, cudaError_t e, const char *what, const char *file,
 		w->dead = true;
 	return false;
 }
-
-/*
- * cuda_pipeline.cu: waits until the launcher has queued every prepared
- * slot, so that no schedule of a slot still to be launched is replaced
- * under it.  Core only.
- */
-void launcher_flush(worker *w);
 
 /* cuda_keys.cu; all after cudaSetDevice(w->dev). */
 bool keys_init(worker *w, uint32_t nr_keys);

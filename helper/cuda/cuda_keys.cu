@@ -109,16 +109,12 @@ int key_ensure(worker *w, const gpu_aes_region *r, uint16_t k, uint32_t gen)
 		goto out;	/* rewritten since the request was made */
 	/*
 	 * A replaced key may still be in use by batches in flight on other
-	 * streams, or by one the launcher has yet to queue (its chunks read
-	 * h_keys): let them be queued and finish before overwriting either
-	 * copy.
+	 * streams: let them finish before overwriting its device copy.
 	 */
-	if (w->key_valid[k]) {
-		launcher_flush(w);
-		if (!CK(w, cudaDeviceSynchronize())) {
-			rc = -2;
-			goto out;
-		}
+	if (w->key_valid[k] &&
+	    !CK(w, cudaDeviceSynchronize())) {
+		rc = -2;
+		goto out;
 	}
 	w->key_valid[k] = 0;
 	if (gpu_aes_dev_expand_key(raw, len, &w->h_keys[k], &nr))

@@ -10,10 +10,7 @@
  * batch's contiguous runs into a device mirror of the data area, runs the
  * kernel there and copies back (copy engines: best for bulk).  Each
  * in-flight batch owns a slot with its own stream, so the copies of one
- * batch overlap the kernel of another.  The core prepares each batch (its
- * segment table and keys); a large one, or any while the worker's launcher
- * thread is busy, is queued on the GPU by that thread, so the core can
- * take the next batch meanwhile.  NR_COMPLETERS completion threads
+ * batch overlap the kernel of another.  NR_COMPLETERS completion threads
  * per worker take the slots in submission order, each waits for its own
  * slot and calls batch->done(), so several done() calls (the core's CQE
  * writing and the producer's reaping and copy-out) run at once.
@@ -65,15 +62,10 @@ struct gpu_aes_backend {
 	uint64_t sync_spin_ns;	/* the oldest batch's waiter polls this long */
 	bool registered;
 	struct gpu_aes_cuda_stats stats;
-	/*
-	 * Batches of at least this many requests go to the worker's
-	 * launcher thread (GPU_AES_CUDA_LAUNCH_MIN; 0: no launcher).
-	 */
-	uint64_t launch_min;
 	uint64_t submit_ns;	/* time submit() spent, summed */
 	uint64_t done_ns;	/* time the completion threads spent in done() */
 	/*
-	 * Lone requests (slot.lone), ns summed: prepare() and issue(), then until a
+	 * Lone requests (slot.lone), ns summed: enqueue(), then until a
 	 * completion thread holds it, until it sees the GPU's end, done().
 	 */
 	uint64_t lone_n, lone_enqueue_ns, lone_claim_ns, lone_gpu_ns,
@@ -151,7 +143,7 @@ int pick_worker(gpu_aes_backend *be)
 	return best;
 }
 
-/* Statuses are those prepare() and gcm_finish() set, unless it failed. */
+/* Statuses are those enqueue() and gcm_finish() set, unless it failed. */
 void finish(worker *w, struct gpu_aes_batch *b, bool failed)
 {
 	if (failed) {
@@ -344,7 +336,7 @@ void *completer(void *arg)
 	cudaSetDevice(w->dev);
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
-		while (w->claim == w->issued && !w->stop) {
+		while (w->claim == w->tail && !w->stop) {
 			if (!w->parked[me]) {
 				w->parked[me] = true;
 				w->idle[w->nr_idle++] = me;
@@ -353,7 +345,7 @@ void *completer(void *arg)
 		}
 		if (w->parked[me])	/* woken by stop, or spuriously */
 			unpark(w, me);
-		if (w->claim == w->issued)
+		if (w->claim == w->tail)
 			break;
 		slot *s = &w->slots[w->claim % NR_SLOTS];
 		bool oldest = w->head == w->claim, lone = s->lone;
@@ -730,37 +722,25 @@ bool enqueue_pieces(gpu_aes_backend *be, worker *w, slot *s,
 }
 
 /*
- * The core's half of queuing batch b in slot s: its segment table, with
- * every key it needs made ready and the blocks of the host AES done, on
- * the thread that also replaces and wipes key copies.  false: nothing was
- * queued (the caller sends the batch to the CPU).
+ * Queues one batch on worker w, in slot s.  Returns false when nothing of
+ * it was queued that could write the region (the caller sends it to the
+ * CPU); errors after that point mark the slot failed (EIO).
  */
-bool prepare(worker *w, const gpu_aes_region *r, slot *s,
-	     struct gpu_aes_batch *b)
-{
-	if (b->nr > w->max_segs)
-		return false;
-	s->gcm = false;
-	s->ext = false;
-	s->by_word = false;
-	s->nr = b->nr;
-	return make_ksegs(w, r, s, b);
-}
-
-/*
- * The other half, on the core or the launcher: chunks, copies, the kernel.
- * Returns false when nothing of it was queued that could write the region
- * (the batch goes to the CPU); errors after that point mark the slot
- * failed (EIO).
- */
-bool issue(gpu_aes_backend *be, worker *w, slot *s)
+bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 {
 	const gpu_aes_region *r = be->region;
-	struct gpu_aes_batch *b = s->batch;
 	std::vector<run> &runs = w->runs;
 	uint32_t n = b->nr;
 	bool zc = b->bytes <= be->zc_max;
 
+	if (n > w->max_segs)
+		return false;
+	s->gcm = false;
+	s->ext = false;
+	s->by_word = false;
+	s->nr = n;
+	if (!make_ksegs(w, r, s, b))
+		return false;
 	runs.clear();
 	for (uint32_t i = 0; !zc && i < n; i++)
 		if (kspan(s->h_segs[i]))
@@ -868,88 +848,11 @@ bool issue(gpu_aes_backend *be, worker *w, slot *s)
 	return true;
 }
 
-/* Slot s joins the worker's batches in flight; under w->lock. */
-void account(worker *w, const slot *s)
-{
-	w->inflight_bytes += s->bytes;
-	w->batches++;
-	w->bytes += s->bytes;
-}
-
-/*
- * The slot at issued is queued on the GPU: a completion thread may take
- * it.  Under w->lock.
- */
-void publish(worker *w)
-{
-	w->issued++;
-	/*
-	 * One completion thread, the one idle the shortest time: waking
-	 * them all cost the core ~10 us per lone batch.  The longest idle
-	 * (pthread_cond_signal's pick) measured QD1 64 KiB p50 at 214 us
-	 * instead of 45 (helper/cuda/NOTES.md): its vCPU may be slow to
-	 * wake.  A thread that is busy claims the next slot itself, and the
-	 * next batch queued wakes another if this one is slow.
-	 */
-	if (w->nr_idle) {
-		unsigned int id = w->idle[--w->nr_idle];
-
-		w->parked[id] = false;
-		pthread_cond_signal(&w->wake[id]);
-	}
-}
-
-/*
- * Queues the slots the core prepared, in order, while the core takes the
- * next batch: on 16 threads of 4 KiB requests the core was one whole CPU,
- * about half of it these CUDA calls and tables (NOTES.md).  A failure
- * before anything could write the region leaves the slot failed and
- * unwritten, which its completion thread sends to the CPU.
- */
-void *launcher_main(void *arg)
-{
-	worker *w = (worker *)arg;
-
-	/* Named for top -H, and for the benchmark's CPU split by thread. */
-	pthread_setname_np(pthread_self(), "gpuaes-launch");
-	cudaSetDevice(w->dev);
-	pthread_mutex_lock(&w->lock);
-	for (;;) {
-		while (w->issued == w->tail && !w->stop) {
-			w->launcher_parked = true;
-			pthread_cond_wait(&w->launch_wake, &w->lock);
-		}
-		w->launcher_parked = false;
-		if (w->issued == w->tail)
-			break;
-		slot *s = &w->slots[w->issued % NR_SLOTS];
-
-		pthread_mutex_unlock(&w->lock);
-		if (__atomic_load_n(&w->dead, __ATOMIC_RELAXED) ||
-		    !issue(w->be, w, s))
-			s->failed = true;
-		if (s->lone)
-			s->lt.queued = now_ns();
-		pthread_mutex_lock(&w->lock);
-		publish(w);
-		pthread_cond_broadcast(&w->cond);	/* launcher_flush() */
-	}
-	pthread_mutex_unlock(&w->lock);
-	return NULL;
-}
-
 void worker_free(worker *w)
 {
 	if (!w)
 		return;
 	cudaSetDevice(w->dev);
-	if (w->has_launcher) {
-		pthread_mutex_lock(&w->lock);
-		w->stop = true;
-		pthread_cond_signal(&w->launch_wake);
-		pthread_mutex_unlock(&w->lock);
-		pthread_join(w->launcher, NULL);
-	}
 	if (w->nr_completers) {
 		pthread_mutex_lock(&w->lock);
 		w->stop = true;
@@ -986,7 +889,6 @@ void worker_free(worker *w)
 	pthread_cond_destroy(&w->cond);
 	for (pthread_cond_t &c : w->wake)
 		pthread_cond_destroy(&c);
-	pthread_cond_destroy(&w->launch_wake);
 	delete w;
 }
 
@@ -1003,7 +905,6 @@ worker *worker_new(gpu_aes_backend *be, int dev)
 	pthread_cond_init(&w->cond, NULL);
 	for (pthread_cond_t &c : w->wake)
 		pthread_cond_init(&c, NULL);
-	pthread_cond_init(&w->launch_wake, NULL);
 	/* A batch holds at most every queue's entries. */
 	w->max_segs = r->nr_queues * r->queue_entries;
 	/*
@@ -1063,9 +964,6 @@ worker *worker_new(gpu_aes_backend *be, int dev)
 		w->nr_completers++;
 	if (!w->nr_completers)
 		goto fail;
-	/* Without it (or with launch_min 0) the core queues every batch. */
-	w->has_launcher = be->launch_min &&
-			  !pthread_create(&w->launcher, NULL, launcher_main, w);
 	gpu_aes_log(LOG_INFO, "cuda: gpu %d %s, %d SMs, variant %u threads %u bpt %u ctas/sm %u",
 		    dev, p.name, w->sms, w->shape.variant, w->shape.threads,
 		    w->shape.bpt, w->shape.ctas_per_sm);
@@ -1099,7 +997,6 @@ int cuda_open(const struct gpu_aes_backend_config *cfg,
 	be->zc_max = env_u64("GPU_AES_CUDA_ZC_MAX", 256U << 10);
 	be->cpu_below = env_u64("GPU_AES_CUDA_CPU_BELOW", 0);
 	be->sync_spin_ns = env_u64("GPU_AES_CUDA_SYNC_SPIN_US", 20) * 1000;
-	be->launch_min = env_u64("GPU_AES_CUDA_LAUNCH_MIN", 16);
 	be->cpu_ops = &gpu_aes_backend_cpu;
 	if (be->cpu_ops->open(&cpu_cfg, region, &be->cpu)) {
 		be->cpu = nullptr;
@@ -1165,8 +1062,8 @@ void submit_one(struct gpu_aes_backend *be, struct gpu_aes_batch *b,
 	slot *s = &w->slots[w->tail % NR_SLOTS];
 	bool lone = w->head == w->tail && b->nr == 1;
 	/*
-	 * Prepared without the lock: the slot at tail is the core's alone
-	 * (no other thread looks past tail, none touches a slot after
+	 * Queued without the lock: the slot at tail is the core's alone
+	 * (no completion thread looks past tail, none touches a slot after
 	 * handing it back), and this is the core's only thread; a batch's
 	 * queuing takes 6 us to over 100, which completion threads handing
 	 * slots back would otherwise spend waiting for the lock.
@@ -1179,32 +1076,7 @@ void submit_one(struct gpu_aes_backend *be, struct gpu_aes_batch *b,
 	s->lone = lone;
 	s->lt = { t0, 0, 0, 0 };
 	cudaSetDevice(w->dev);
-	if (w->dead || !prepare(w, be->region, s, b)) {
-		cpu_run(be, b);
-		return;
-	}
-	pthread_mutex_lock(&w->lock);
-	/*
-	 * To the launcher when it is busy already (slots are queued in
-	 * order) or the batch is large enough that its wake-up, when it
-	 * sleeps, costs less than the core's time the hand-over frees; a
-	 * lone or small batch is queued here, with no thread on its way.
-	 */
-	if (w->has_launcher &&
-	    (w->issued != w->tail || b->nr >= be->launch_min)) {
-		account(w, s);
-		w->tail++;
-		__atomic_add_fetch(&be->stats.handed_batches, 1,
-				   __ATOMIC_RELAXED);
-		if (w->launcher_parked) {
-			w->launcher_parked = false;
-			pthread_cond_signal(&w->launch_wake);
-		}
-		pthread_mutex_unlock(&w->lock);
-		return;
-	}
-	pthread_mutex_unlock(&w->lock);
-	if (!issue(be, w, s)) {
+	if (w->dead || !enqueue(be, w, s, b)) {
 		if (!s->wrote) {
 			cpu_run(be, b);
 			return;
@@ -1214,25 +1086,26 @@ void submit_one(struct gpu_aes_backend *be, struct gpu_aes_batch *b,
 	if (s->lone)
 		s->lt.queued = now_ns();
 	pthread_mutex_lock(&w->lock);
-	account(w, s);
+	w->inflight_bytes += s->bytes;
+	w->batches++;
+	w->bytes += s->bytes;
 	w->tail++;
-	publish(w);
+	/*
+	 * One completion thread, the one idle the shortest time: waking
+	 * them all cost the core ~10 us per lone batch.  The longest idle
+	 * (pthread_cond_signal's pick) measured QD1 64 KiB p50 at 214 us
+	 * instead of 45 (helper/cuda/NOTES.md): its vCPU may be slow to
+	 * wake.  A thread that is busy claims the next slot itself, and the
+	 * next batch queued wakes another if this one is slow.
+	 */
+	if (w->nr_idle) {
+		unsigned int id = w->idle[--w->nr_idle];
+
+		w->parked[id] = false;
+		pthread_cond_signal(&w->wake[id]);
+	}
 	pthread_mutex_unlock(&w->lock);
 }
-
-} /* namespace */
-
-void launcher_flush(worker *w)
-{
-	if (!w->has_launcher)
-		return;
-	pthread_mutex_lock(&w->lock);
-	while (w->issued != w->tail)
-		pthread_cond_wait(&w->cond, &w->lock);
-	pthread_mutex_unlock(&w->lock);
-}
-
-namespace {
 
 void cuda_drain(struct gpu_aes_backend *be)
 {
@@ -1280,12 +1153,11 @@ void cuda_close(struct gpu_aes_backend *be)
 	uint64_t nb = be->stats.zc_batches + be->stats.copy_batches +
 		      be->stats.cpu_batches;
 	if (!be->workers.empty() && nb)
-		gpu_aes_log(LOG_INFO, "cuda: batches: %llu zero-copy, %llu copy engines, %llu cpu, %llu failed (EIO), %llu queued by a launcher thread; per batch: submit %.1f us, completion %.1f us",
+		gpu_aes_log(LOG_INFO, "cuda: batches: %llu zero-copy, %llu copy engines, %llu cpu, %llu failed (EIO); per batch: submit %.1f us, completion %.1f us",
 			    (unsigned long long)be->stats.zc_batches,
 			    (unsigned long long)be->stats.copy_batches,
 			    (unsigned long long)be->stats.cpu_batches,
 			    (unsigned long long)be->stats.eio_batches,
-			    (unsigned long long)be->stats.handed_batches,
 			    be->submit_ns / 1e3 / nb, be->done_ns / 1e3 / nb);
 	if (be->lone_n)
 		gpu_aes_log(LOG_INFO, "cuda: %llu lone requests (one at a time on the GPU); per request: enqueue %.1f us (before the launch %.1f, the launch call %.1f), then held by a completion thread after %.1f us, the GPU's end seen after %.1f us, done() %.1f us",
@@ -1359,21 +1231,6 @@ unsigned int cuda_max_batches(struct gpu_aes_backend *be)
 } /* namespace */
 
 } /* namespace gpu_aes_cuda */
-
-extern "C" void gpu_aes_cuda_get_stats(struct gpu_aes_backend *be,
-				       struct gpu_aes_cuda_stats *out)
-{
-	out->zc_batches = __atomic_load_n(&be->stats.zc_batches,
-					  __ATOMIC_RELAXED);
-	out->copy_batches = __atomic_load_n(&be->stats.copy_batches,
-					    __ATOMIC_RELAXED);
-	out->cpu_batches = __atomic_load_n(&be->stats.cpu_batches,
-					   __ATOMIC_RELAXED);
-	out->eio_batches = __atomic_load_n(&be->stats.eio_batches,
-					   __ATOMIC_RELAXED);
-	out->handed_batches = __atomic_load_n(&be->stats.handed_batches,
-					      __ATOMIC_RELAXED);
-}
 
 extern "C" const struct gpu_aes_backend_ops gpu_aes_backend_cuda = {
 	"cuda", GPU_AES_ALGS_V3 | GPU_AES_ALG_BIT(GPU_AES_ALG_CBC),
