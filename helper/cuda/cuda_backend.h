@@ -24,6 +24,12 @@ struct gpu_aes_cuda_stats {
 	uint64_t eio_batches;	/* completed with GPU_AES_STATUS_EIO */
 };
 
+struct gpu_aes_backend;
+
+/* The counters so far, of a backend the cuda ops opened; any thread. */
+void gpu_aes_cuda_get_stats(struct gpu_aes_backend *be,
+			    struct gpu_aes_cuda_stats *out);
+
 /*
  * "0,2": those device ids, each once, each < ndev; NULL or "" or "all":
  * 0..ndev-1.  Fills out (room for max) and returns the count, or -1.

@@ -1232,6 +1232,19 @@ unsigned int cuda_max_batches(struct gpu_aes_backend *be)
 
 } /* namespace gpu_aes_cuda */
 
+extern "C" void gpu_aes_cuda_get_stats(struct gpu_aes_backend *be,
+				       struct gpu_aes_cuda_stats *out)
+{
+	out->zc_batches = __atomic_load_n(&be->stats.zc_batches,
+					  __ATOMIC_RELAXED);
+	out->copy_batches = __atomic_load_n(&be->stats.copy_batches,
+					    __ATOMIC_RELAXED);
+	out->cpu_batches = __atomic_load_n(&be->stats.cpu_batches,
+					   __ATOMIC_RELAXED);
+	out->eio_batches = __atomic_load_n(&be->stats.eio_batches,
+					   __ATOMIC_RELAXED);
+}
+
 extern "C" const struct gpu_aes_backend_ops gpu_aes_backend_cuda = {
 	"cuda", GPU_AES_ALGS_V3 | GPU_AES_ALG_BIT(GPU_AES_ALG_CBC),
 	gpu_aes_cuda::cuda_probe, gpu_aes_cuda::cuda_open,

@@ -33,8 +33,12 @@
  * 4096 per batch (zero-copy, copy-engine and piecewise batches), some CBC
  * decryptions continuing the request before them in memory (IV = its
  * last ciphertext block, which the GPU overwrites meanwhile).
+ * Phase 5: a key slot rewritten before each of 8 batches in a row (new
+ * key, new generation), while the batches before it run: each comes out
+ * under its own key, against OpenSSL, none on the CPU or failed.
  * Prints "N passed, M failed"; without a GPU prints SKIP and exits 0.
- * Usage: check_backend [rounds] [gpus]
+ * Usage: check_backend [rounds] [gpus]; CHECK_BACKEND_PHASES (e.g. "1234")
+ * runs only the phases it names.
  */
 #include "../../helper/cuda/aes_gpu.h"
 #include "../../helper/cuda/cuda_backend.h"
@@ -876,14 +880,173 @@ out:
 	return err;
 }
 
+/* ---- phase 5: a key replaced under batches in flight ---- */
+
+#define P5_BATCHES	8	/* NR_SLOTS: all in flight at once */
+#define P5_SEGS		64
+#define P5_STEP		65536	/* a text to 60 KiB, its tag, no AAD */
+#define P5_DATA		((uint64_t)P5_BATCHES * P5_SEGS * P5_STEP)
+
+static int p5_flag[P5_BATCHES];
+
+/*
+ * Every batch uses key slot 0 at a generation of its own, rewritten in the
+ * region just before it is submitted, while the batches before it are
+ * still on the GPU: each must come out under its own key (key_ensure()
+ * lets them finish before it replaces the device copy), none on the CPU.
+ */
+static int phase5(struct rng *g, int rounds, const char *gpus,
+		  unsigned long long *passed, unsigned long long *failed,
+		  unsigned long long *bytes)
+{
+	static struct gpu_aes_segment segs[P5_BATCHES][P5_SEGS];
+	struct gpu_aes_backend_config cfg = { .gpus = gpus };
+	uint8_t p5_keys[P5_BATCHES][32], want[P5_STEP], tag[16];
+	struct gpu_aes_batch b[P5_BATCHES];
+	struct gpu_aes_cuda_stats st;
+	struct gpu_aes_backend *be = NULL;
+	struct gpu_aes_geometry geo;
+	struct gpu_aes_region r;
+	uint32_t gen = 0;
+	uint8_t *in = malloc(P5_DATA);
+	int err = -1;
+
+	memset(&r, 0, sizeof(r));
+	if (!in || gpu_aes_region_geometry(1, P5_BATCHES * P5_SEGS, 1,
+					   P5_DATA, &geo) ||
+	    gpu_aes_region_alloc(&geo, &r, NULL))
+		goto out;
+	gpu_aes_region_init_hdr(&r);
+	if (gpu_aes_backend_cuda.open(&cfg, &r, &be)) {
+		be = NULL;
+		printf("FAIL: phase 5: cuda backend\n");
+		goto out;
+	}
+	for (int it = 0; it < rounds; it++) {
+		uint32_t len = it % 2 ? 61440 : 4096;
+
+		/* All set up first: the submissions follow each other closely. */
+		for (int j = 0; j < P5_BATCHES; j++) {
+			rng_fill(g, p5_keys[j], sizeof(p5_keys[j]));
+			for (int i = 0; i < P5_SEGS; i++) {
+				struct gpu_aes_segment *s = &segs[j][i];
+				uint64_t off = ((uint64_t)j * P5_SEGS + i) *
+					       P5_STEP;
+
+				memset(s, 0, sizeof(*s));
+				s->tag = (uint32_t)i;
+				s->alg = i % 2 ? GPU_AES_ALG_GCM :
+						 GPU_AES_ALG_CTR;
+				s->dir = GPU_AES_DIR_ENCRYPT;
+				s->key_gen = gen + 1 + (uint32_t)j;
+				s->data_off = off;
+				s->len = len;
+				s->auth_len = i % 2 ? 16 : 0;
+				s->status = GPU_AES_STATUS_EIO;
+				rng_fill(g, s->iv, 16);
+				if (s->alg == GPU_AES_ALG_GCM)
+					memset(s->iv + 12, 0, 4);
+				rng_fill(g, in + off, len);
+				memcpy(r.data + off, in + off, len);
+			}
+			/*
+			 * 4 KiB: zero-copy; 60 KiB: the copy engines, whose
+			 * upload of 3.75 MiB before the kernel outlasts the
+			 * next batch's key upload, were it not waited for
+			 */
+			b[j] = (struct gpu_aes_batch){ segs[j], P5_SEGS,
+						       (uint64_t)P5_SEGS * len,
+						       p4_done, &p5_flag[j] };
+			p5_flag[j] = 0;
+		}
+		for (int j = 0; j < P5_BATCHES; j++) {
+			struct gpu_aes_key *e = &r.keys[0];
+			uint32_t kl = 16 + 8 * (uint32_t)((it + j) % 3);
+
+			memcpy(e->key, p5_keys[j], kl);
+			e->key_len = kl;
+			e->tweak_len = 0;
+			__atomic_store_n(&e->gen, ++gen, __ATOMIC_RELEASE);
+			gpu_aes_backend_cuda.submit(be, &b[j]);
+		}
+		gpu_aes_backend_cuda.drain(be);
+		for (int j = 0; j < P5_BATCHES; j++) {
+			uint32_t kl = 16 + 8 * (uint32_t)((it + j) % 3);
+
+			for (int i = 0; i < P5_SEGS; i++) {
+				const struct gpu_aes_segment *s = &segs[j][i];
+				const uint8_t *got = r.data + s->data_off;
+				int ok = p5_flag[j] &&
+					 s->status == GPU_AES_STATUS_OK;
+
+				if (ok && s->alg == GPU_AES_ALG_CTR)
+					ok = !ref_crypt(GPU_AES_ALG_CTR, 0,
+							p5_keys[j], kl, s->iv,
+							in + s->data_off,
+							want, s->len) &&
+					     !memcmp(got, want, s->len);
+				else if (ok)
+					ok = !ref_gcm(0, p5_keys[j], kl, s->iv,
+						      NULL, 0,
+						      in + s->data_off, want,
+						      s->len, tag, 16) &&
+					     !memcmp(got, want, s->len) &&
+					     !memcmp(r.data +
+						     gpu_aes_gcm_tag_off(s->data_off,
+									 s->len),
+						     tag, 16);
+				if (ok) {
+					(*passed)++;
+					*bytes += s->len;
+				} else {
+					(*failed)++;
+					printf("FAIL: phase 5: round %d batch %d seg %d alg %u keylen %u status %d\n",
+					       it, j, i, s->alg, kl, s->status);
+				}
+			}
+		}
+	}
+	gpu_aes_cuda_get_stats(be, &st);
+	if (st.cpu_batches || st.eio_batches) {
+		printf("FAIL: phase 5: %llu batches on the cpu, %llu failed: want 0, 0\n",
+		       (unsigned long long)st.cpu_batches,
+		       (unsigned long long)st.eio_batches);
+		(*failed)++;
+	}
+	err = 0;
+out:
+	if (be)
+		gpu_aes_backend_cuda.close(be);
+	gpu_aes_region_free(&r);
+	free(in);
+	return err;
+}
+
+/* Whether phase n is among those CHECK_BACKEND_PHASES names. */
+static int phase_on(const char *phases, int n)
+{
+	int on = !phases || strchr(phases, '0' + n) != NULL;
+
+	if (!on)
+		printf("check_backend: phase %d skipped (CHECK_BACKEND_PHASES=%s)\n",
+		       n, phases);
+	return on;
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 200;
 	const char *gpus = argc > 2 ? argv[2] : NULL;
+	const char *phases = getenv("CHECK_BACKEND_PHASES");
 	unsigned long long passed = 0, failed = 0, bytes = 0;
 	struct rng g;
 	int err;
 
+	if (phases && (!*phases || strspn(phases, "12345") != strlen(phases))) {
+		printf("FAIL: CHECK_BACKEND_PHASES=%s: want digits of 1-5, e.g. 1234\n",
+		       phases);
+		return 2;
+	}
 	if (gpu_aes_backend_cuda.probe() != 0) {
 		printf("SKIP: check-gpu: no CUDA GPU on this machine\n");
 		return 0;
@@ -900,13 +1063,17 @@ int main(int argc, char **argv)
 			printf("FAIL: setkey %d\n", k);
 			return 1;
 		}
-	err = phase1(&g, rounds, gpus, &passed, &failed, &bytes);
-	if (!err)
+	err = 0;
+	if (phase_on(phases, 1))
+		err = phase1(&g, rounds, gpus, &passed, &failed, &bytes);
+	if (!err && phase_on(phases, 2))
 		err = phase2(rounds, gpus, &passed, &failed);
-	if (!err)
+	if (!err && phase_on(phases, 3))
 		err = phase3(&g, gpus, &passed, &failed);
-	if (!err)
+	if (!err && phase_on(phases, 4))
 		err = phase4(&g, rounds / 4 + 6, gpus, &passed, &failed, &bytes);
+	if (!err && phase_on(phases, 5))
+		err = phase5(&g, rounds / 10 + 4, gpus, &passed, &failed, &bytes);
 	printf("check_backend: %llu passed, %llu failed (%llu MiB compared)%s\n",
 	       passed, failed, bytes >> 20, err ? ", stopped early" : "");
 	return failed || err ? 1 : 0;
