@@ -22,6 +22,9 @@
 #                             failure ends the call (exit 1)
 #   openssl_rows TREE         OpenSSL at 4 KiB on this host, as it is and
 #                             with AES-NI and VAES masked (openssl)
+#   stage_table TREE          scripts/gpu-bench-stages of TREE with $P/perf:
+#                             $O/stages.txt and the benches it folded
+#   bulk_rows TREE...         16 KiB-1 MiB requests on 16 threads (bulk)
 # helper/bench/results_summary.py reads the files B writes, and
 # helper/bench/paired_rounds.py sets two trees' rounds side by side.
 # The device tool brings back at most 8 files: run
@@ -79,4 +82,17 @@ openssl_rows() {	# tree
 	export OPENSSL_ia32cap='~0x200000200000000'
 	B openssl "$1" "cpu-noaes" --cpu --req-sizes 4096:4096 --seconds 0.5
 	unset OPENSSL_ia32cap
+}
+stage_table() {	# tree
+	GPU_AES_CUDA_SHAPE="1 512 4 1" STACK=16384 FREQ=99 BIN=$P/$1 \
+		PERF=$P/perf/perf-wrap timeout 150 scripts/gpu-bench-stages \
+		/tmp/st > "$O/stages.txt" 2>&1
+	log "stages rc=$?"
+	cp /tmp/st/stages-*-bench.txt "$O/" 2>/dev/null
+}
+bulk_rows() {	# trees...
+	for v in "$@"; do
+		B bulk "$v" "bulk" --helper --no-qd1 \
+			--req-sizes 16384:1048576 --seconds 0.5
+	done
 }

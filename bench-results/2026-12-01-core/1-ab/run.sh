@@ -11,19 +11,12 @@
 # other threads unchanged.  A quick gpu-check of `new` first; four
 # rounds of both trees (device-call.sh's rounds); where `new`'s core
 # goes (gpu-bench-stages, cuda and null); 16 KiB-1 MiB and OpenSSL once.
-# (quick_check and openssl_rows were written out here when it ran; the
-# functions are the same lines.)
+# (quick_check, openssl_rows, stage_table and bulk_rows were written out
+# here when it ran; the functions are the same lines.)
 # shellcheck source=helper/bench/device-call.sh
 . helper/bench/device-call.sh
 quick_check new
 rounds 4 main new
-GPU_AES_CUDA_SHAPE="1 512 4 1" STACK=16384 FREQ=99 BIN=$P/new \
-	PERF=$P/perf/perf-wrap timeout 150 scripts/gpu-bench-stages /tmp/st \
-	> "$O/stages.txt" 2>&1
-log "stages rc=$?"
-cp /tmp/st/stages-*-bench.txt "$O/" 2>/dev/null
-for v in main new; do
-	B bulk $v "bulk" --helper --no-qd1 --req-sizes 16384:1048576 \
-		--seconds 0.5
-done
+stage_table new
+bulk_rows main new
 openssl_rows main

@@ -20,6 +20,8 @@
 # and the launcher go (stages), bulk, OpenSSL.
 # Trees: main b323351, new 91906e4, off = new with GPU_AES_CUDA_LAUNCH_MIN=0
 # (a wrapper), mut = new with launcher_flush() returning at once.
+# (stage_table and bulk_rows were written out here when it ran; the
+# functions are the same lines.)
 # shellcheck source=helper/bench/device-call.sh
 . helper/bench/device-call.sh
 quick_check new
@@ -41,13 +43,6 @@ for r in 1 2 3 4; do
 			--req-sizes 4096:4096 --threads 4 --seconds 0.5
 	done
 done
-GPU_AES_CUDA_SHAPE="1 512 4 1" STACK=16384 FREQ=99 BIN=$P/new \
-	PERF=$P/perf/perf-wrap timeout 150 scripts/gpu-bench-stages /tmp/st \
-	> "$O/stages.txt" 2>&1
-log "stages rc=$?"
-cp /tmp/st/stages-*-bench.txt "$O/" 2>/dev/null
-for v in main new; do
-	B bulk $v "bulk" --helper --no-qd1 --req-sizes 16384:1048576 \
-		--seconds 0.5
-done
+stage_table new
+bulk_rows main new
 openssl_rows main
