@@ -4,7 +4,8 @@
 #   make              build the helper (and tools) for this machine
 #   make kmod         build gpu_aes.ko against KDIR (default: running kernel)
 #   make check        every test tier that runs without a GPU (what CI runs)
-#   make check-unit   helper unit tests, plain, under ASan/UBSan and TSan
+#   make check-unit   helper unit tests, plain, under ASan/UBSan and TSan;
+#                     the VM boot-again rule (tests/scripts)
 #   make check-vm     the module in qemu on Debian 6.1 and 6.12 kernels
 #   make check-arm64  arm64: the helper cross-built (cuda objects too),
 #                     unit tests under qemu-aarch64 (4K and 64K pages), the
@@ -51,6 +52,7 @@ check: lint check-unit check-install check-deb check-vm check-systemd kunit \
 check-unit:
 	$(MAKE) -C helper -j$(JOBS) check-bins
 	$(MAKE) -C helper check
+	tests/scripts/test_vm_boot_systemd.sh
 
 check-vm:
 	scripts/vm-test
