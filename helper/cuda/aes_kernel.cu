@@ -193,16 +193,14 @@ __device__ __forceinline__ void ctr_words(const gpu_aes_kseg &sg, uint32_t bi,
 }
 
 template <int V, int OP, int R, int B>
-__device__ void run_chunk(const char *smb, uint32_t lane4,
-			  const uint8_t *base, uint8_t *out,
+__device__ void run_chunk(const char *smb, uint32_t lane4, uint8_t *base,
 			  const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
 			  const gpu_aes_dev_key *keys)
 {
 	const bool DEC = gpu_aes_kop_has(OP, GPU_AES_KOPF_DEC_TABLES);
 	const uint32_t *src = DEC ? keys[sg.key].drk : keys[sg.key].erk;
 	uint32_t rk[4 * (R + 1)];
-	const uint8_t *p = base + sg.off;
-	uint8_t *po = out + sg.off;
+	uint8_t *p = base + sg.off;
 	const uint32_t nt = blockDim.x;
 
 #pragma unroll
@@ -240,8 +238,7 @@ __device__ void run_chunk(const char *smb, uint32_t lane4,
 		for (int b = 0; b < B; b++) {
 			uint32_t i = i0 + b * nt;
 			uint32_t bi = ch.block0 + i;
-			const uint8_t *q = p + (uint64_t)bi * 16;
-			uint8_t *qo = po + (uint64_t)bi * 16;
+			uint8_t *q = p + (uint64_t)bi * 16;
 			uint4 o;
 
 			if (i >= ch.nblocks)
@@ -256,7 +253,7 @@ __device__ void run_chunk(const char *smb, uint32_t lane4,
 					       s[b][3]);
 			}
 			if ((uint64_t)bi * 16 + 16 <= sg.len) {
-				__stcs(reinterpret_cast<uint4 *>(qo), o);
+				__stcs(reinterpret_cast<uint4 *>(q), o);
 			} else {
 				/* CTR's partial last block, byte by byte. */
 				uint32_t n = sg.len - bi * 16;
@@ -264,8 +261,7 @@ __device__ void run_chunk(const char *smb, uint32_t lane4,
 #pragma unroll
 				for (uint32_t k = 0; k < 16; k++)
 					if (k < n)
-						qo[k] = q[k] ^
-							(uint8_t)(s[b][k >> 2] >>
+						q[k] ^= (uint8_t)(s[b][k >> 2] >>
 								  (8 * (k & 3)));
 			}
 		}
@@ -315,19 +311,17 @@ __device__ __forceinline__ void aes1(const char *smb, uint32_t lane4,
 }
 
 /*
- * IEEE 1619 ciphertext stealing over full block m-1 (at q, its result at
- * qo) and the r-byte block after it; t is block m-1's tweak.  Decryption
- * takes the blocks in the other order, so the tweaks swap.  Both inputs
- * are read before either result is stored: qo may be q.
+ * IEEE 1619 ciphertext stealing over full block m-1 (at q) and the r-byte
+ * block after it; t is block m-1's tweak.  Decryption takes the blocks in
+ * the other order, so the tweaks swap.
  */
 template <int V, bool DEC, int R>
 __device__ __forceinline__ void xts_steal(const char *smb, uint32_t lane4,
-				       const uint32_t *rk, const uint8_t *q,
-				       uint8_t *qo, uint32_t r,
-				       const uint32_t *t)
+				       const uint32_t *rk, uint8_t *q,
+				       uint32_t r, const uint32_t *t)
 {
 	uint32_t t2[4] = { t[0], t[1], t[2], t[3] }, s[1][4], x[4], y[4];
-	const uint8_t *tail = q + 16;
+	uint8_t *tail = q + 16;
 
 	gf128_mulx_k(t2, 1);
 	const uint32_t *ta = DEC ? t2 : t, *tb = DEC ? t : t2;
@@ -346,12 +340,12 @@ __device__ __forceinline__ void xts_steal(const char *smb, uint32_t lane4,
 	for (uint32_t k = 0; k < 16; k++)
 		if (k >= r)
 			y[k >> 2] |= get_byte(x, k) << (8 * (k & 3));
-	store_partial(qo + 16, r, x);
+	store_partial(tail, r, x);
 #pragma unroll
 	for (int k = 0; k < 4; k++)
 		s[0][k] = y[k] ^ tb[k];
 	aes1<V, DEC, R>(smb, lane4, rk, s);
-	*reinterpret_cast<uint4 *>(qo) = make_uint4(s[0][0] ^ tb[0],
+	*reinterpret_cast<uint4 *>(q) = make_uint4(s[0][0] ^ tb[0],
 						   s[0][1] ^ tb[1],
 						   s[0][2] ^ tb[2],
 						   s[0][3] ^ tb[3]);
@@ -365,9 +359,9 @@ __device__ __forceinline__ void xts_steal(const char *smb, uint32_t lane4,
  * partial block itself.
  */
 template <int V, bool DEC, int R>
-__device__ void run_xts(const char *smb, uint32_t lane4, const uint8_t *base,
-			uint8_t *out, const gpu_aes_kseg &sg,
-			const gpu_aes_kchunk &ch, const gpu_aes_dev_key *keys)
+__device__ void run_xts(const char *smb, uint32_t lane4, uint8_t *base,
+			const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
+			const gpu_aes_dev_key *keys)
 {
 	const uint32_t *src = DEC ? keys[sg.key].drk : keys[sg.key].erk;
 	const uint32_t nw = blockDim.x >> 5, w = threadIdx.x >> 5;
@@ -375,8 +369,7 @@ __device__ void run_xts(const char *smb, uint32_t lane4, const uint8_t *base,
 	const uint32_t pw = ((ch.nblocks + nw - 1) / nw + 31) & ~31U;
 	const uint32_t start = w * pw, m = sg.len / 16, r = sg.len % 16;
 	const uint32_t end = min(start + pw, ch.nblocks);
-	const uint8_t *p = base + sg.off;
-	uint8_t *po = out + sg.off;
+	uint8_t *p = base + sg.off;
 	uint32_t rk[4 * (R + 1)], t[4];
 
 	if (start >= ch.nblocks)
@@ -393,18 +386,17 @@ __device__ void run_xts(const char *smb, uint32_t lane4, const uint8_t *base,
 		gf128_mulx_k(t, l);
 	for (uint32_t i = start + l; i < end; i += 32) {
 		const uint32_t bi = ch.block0 + i;
-		const uint8_t *q = p + (uint64_t)bi * 16;
-		uint8_t *qo = po + (uint64_t)bi * 16;
+		uint8_t *q = p + (uint64_t)bi * 16;
 
 		if (r && bi == m - 1) {
-			xts_steal<V, DEC, R>(smb, lane4, rk, q, qo, r, t);
+			xts_steal<V, DEC, R>(smb, lane4, rk, q, r, t);
 		} else if (bi < m) {
 			uint4 in = __ldcs(reinterpret_cast<const uint4 *>(q));
 			uint32_t s[1][4] = { { in.x ^ t[0], in.y ^ t[1],
 					       in.z ^ t[2], in.w ^ t[3] } };
 
 			aes1<V, DEC, R>(smb, lane4, rk, s);
-			__stcs(reinterpret_cast<uint4 *>(qo),
+			__stcs(reinterpret_cast<uint4 *>(q),
 			       make_uint4(s[0][0] ^ t[0], s[0][1] ^ t[1],
 					  s[0][2] ^ t[2], s[0][3] ^ t[3]));
 		}
@@ -424,8 +416,7 @@ __device__ void run_xts(const char *smb, uint32_t lane4, const uint8_t *base,
  * last, which is read before the CTA's barrier and written after it.
  */
 template <int V, int R>
-__device__ void run_cbc_dec(const char *smb, uint32_t lane4,
-			    const uint8_t *base, uint8_t *out,
+__device__ void run_cbc_dec(const char *smb, uint32_t lane4, uint8_t *base,
 			    const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
 			    const gpu_aes_dev_key *keys)
 {
@@ -435,8 +426,7 @@ __device__ void run_cbc_dec(const char *smb, uint32_t lane4,
 	const uint32_t pw = ((ch.nblocks + nw - 1) / nw + 31) & ~31U;
 	const uint32_t start = min(w * pw, ch.nblocks);
 	const uint32_t end = min(start + pw, ch.nblocks);
-	const uint8_t *p = base + sg.off + (uint64_t)ch.block0 * 16;
-	uint8_t *po = out + sg.off + (uint64_t)ch.block0 * 16;
+	uint8_t *p = base + sg.off + (uint64_t)ch.block0 * 16;
 	uint32_t rk[4 * (R + 1)], prev[4] = { ch.aux[0], ch.aux[1], ch.aux[2],
 					      ch.aux[3] };
 
@@ -458,7 +448,7 @@ __device__ void run_cbc_dec(const char *smb, uint32_t lane4,
 	/* i0 is the same in every lane: the shuffles see all 32. */
 	for (uint32_t i0 = start; i0 < end; i0 += 32) {
 		const uint32_t i = i0 + l;
-		const uint8_t *q = p + (uint64_t)i * 16;
+		uint8_t *q = p + (uint64_t)i * 16;
 		uint4 c = i < end ? __ldcs(reinterpret_cast<const uint4 *>(q)) :
 				    make_uint4(0, 0, 0, 0);
 		uint32_t x[4] = { c.x, c.y, c.z, c.w }, y[4], s[1][4];
@@ -475,7 +465,7 @@ __device__ void run_cbc_dec(const char *smb, uint32_t lane4,
 		if (i >= end)
 			continue;
 		aes1<V, true, R>(smb, lane4, rk, s);
-		__stcs(reinterpret_cast<uint4 *>(po + (uint64_t)i * 16),
+		__stcs(reinterpret_cast<uint4 *>(q),
 		       make_uint4(s[0][0] ^ y[0], s[0][1] ^ y[1],
 				  s[0][2] ^ y[2], s[0][3] ^ y[3]));
 	}
@@ -490,16 +480,14 @@ __device__ void run_cbc_dec(const char *smb, uint32_t lane4,
  * encrypted, so a load (over PCIe when zero-copy) is not added to it.
  */
 template <int V, int R>
-__device__ void run_cbc_enc(const char *smb, uint32_t lane4,
-			    const uint8_t *base, uint8_t *out,
+__device__ void run_cbc_enc(const char *smb, uint32_t lane4, uint8_t *base,
 			    const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
 			    const gpu_aes_dev_key *keys)
 {
 	constexpr uint32_t G = 4;
 	const uint32_t *src = keys[sg.key].erk;
 	const uint32_t n = ch.nblocks;
-	const uint8_t *p = base + sg.off + (uint64_t)ch.block0 * 16;
-	uint8_t *po = out + sg.off + (uint64_t)ch.block0 * 16;
+	uint8_t *p = base + sg.off + (uint64_t)ch.block0 * 16;
 	uint32_t rk[4 * (R + 1)], x[4] = { ch.aux[0], ch.aux[1], ch.aux[2],
 					   ch.aux[3] };
 	uint4 cur[G], nxt[G];
@@ -532,7 +520,7 @@ __device__ void run_cbc_enc(const char *smb, uint32_t lane4,
 #pragma unroll
 			for (int k = 0; k < 4; k++)
 				x[k] = s[0][k];
-			*reinterpret_cast<uint4 *>(po + (uint64_t)(b0 + g) * 16) =
+			*reinterpret_cast<uint4 *>(p + (uint64_t)(b0 + g) * 16) =
 				make_uint4(x[0], x[1], x[2], x[3]);
 		}
 #pragma unroll
@@ -736,18 +724,17 @@ __device__ __forceinline__ void gcm_ctr_cache(const char *smb, uint32_t lane4,
 }
 
 template <int V, bool DEC, int R, bool STAGE>
-__device__ void run_gcm(const char *smb, uint32_t lane4, const uint8_t *base,
-			uint8_t *out, const gpu_aes_kseg &sg,
-			const gpu_aes_kchunk &ch, const gpu_aes_dev_key *keys,
-			uint32_t *ghash, const gcm_stage *st)
+__device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
+			const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
+			const gpu_aes_dev_key *keys, uint32_t *ghash,
+			const gcm_stage *st)
 {
 	const gpu_aes_dev_key *K = &keys[sg.key];
 	const uint32_t nw = blockDim.x >> 5, w = threadIdx.x >> 5;
 	const uint32_t l = threadIdx.x & 31, G = ch.nblocks / 32;
 	const gcm_stream gs = gcm_stream_of(sg);
 	const uint32_t a = gs.a, c = gs.c, n = gs.n, pad = gs.pad;
-	const uint8_t *p = base + sg.off;
-	uint8_t *po = out + sg.off;
+	uint8_t *p = base + sg.off;
 	const uint8_t *ad = p + gpu_aes_gcm_aad_off(0, sg.len);
 	const uint32_t c0 = bswap((uint32_t)(sg.ctr_hi >> 32));
 	const uint32_t c1 = bswap((uint32_t)sg.ctr_hi);
@@ -786,8 +773,7 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, const uint8_t *base,
 			}
 		} else if (v >= pad && v - pad < a + c) {
 			const uint32_t b = v - pad - a;
-			const uint8_t *q = p + 16 * (uint64_t)b;
-			uint8_t *qo = po + 16 * (uint64_t)b;
+			uint8_t *q = p + 16 * (uint64_t)b;
 			const uint32_t x3 = bswap(b + 2) ^ rk[3];
 			uint32_t s[1][4], in[4], o[4], u1;
 			const bool full = 16 * (uint64_t)b + 16 <= sg.len;
@@ -826,10 +812,10 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, const uint8_t *base,
 				x[k] = DEC ? in[k] : o[k];
 			}
 			if (full)
-				__stcs(reinterpret_cast<uint4 *>(qo),
+				__stcs(reinterpret_cast<uint4 *>(q),
 				       make_uint4(o[0], o[1], o[2], o[3]));
 			else
-				store_partial(qo, nb, o);
+				store_partial(q, nb, o);
 		} else if (v >= pad) {
 			uint64_t abits = (uint64_t)sg.aad_len * 8;
 			uint64_t cbits = (uint64_t)sg.len * 8;
@@ -927,41 +913,41 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, const uint8_t *base,
  */
 template <int V, int B, bool EXT, bool STAGE>
 __device__ __forceinline__ void
-dispatch(const char *smb, uint32_t lane4, const uint8_t *base, uint8_t *out,
-	 const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
-	 const gpu_aes_dev_key *keys, uint32_t *ghash, const gcm_stage *st)
+dispatch(const char *smb, uint32_t lane4, uint8_t *base, const gpu_aes_kseg &sg,
+	 const gpu_aes_kchunk &ch, const gpu_aes_dev_key *keys, uint32_t *ghash,
+	 const gcm_stage *st)
 {
 	if (!EXT && gpu_aes_kop_has(sg.op, GPU_AES_KOPF_EXT))
 		return;
 	switch (sg.op) {
 	case GPU_AES_KOP_CTR:
-		BY_ROUNDS((run_chunk<V, GPU_AES_KOP_CTR, R_, B>(smb, lane4, base, out, sg, ch, keys)));
+		BY_ROUNDS((run_chunk<V, GPU_AES_KOP_CTR, R_, B>(smb, lane4, base, sg, ch, keys)));
 		break;
 	case GPU_AES_KOP_ECB_ENC:
-		BY_ROUNDS((run_chunk<V, GPU_AES_KOP_ECB_ENC, R_, B>(smb, lane4, base, out, sg, ch, keys)));
+		BY_ROUNDS((run_chunk<V, GPU_AES_KOP_ECB_ENC, R_, B>(smb, lane4, base, sg, ch, keys)));
 		break;
 	case GPU_AES_KOP_ECB_DEC:
-		BY_ROUNDS((run_chunk<V, GPU_AES_KOP_ECB_DEC, R_, B>(smb, lane4, base, out, sg, ch, keys)));
+		BY_ROUNDS((run_chunk<V, GPU_AES_KOP_ECB_DEC, R_, B>(smb, lane4, base, sg, ch, keys)));
 		break;
 	case GPU_AES_KOP_XTS_ENC:
 		if (EXT)
-			BY_ROUNDS((run_xts<V, false, R_>(smb, lane4, base, out, sg, ch, keys)));
+			BY_ROUNDS((run_xts<V, false, R_>(smb, lane4, base, sg, ch, keys)));
 		break;
 	case GPU_AES_KOP_XTS_DEC:
 		if (EXT)
-			BY_ROUNDS((run_xts<V, true, R_>(smb, lane4, base, out, sg, ch, keys)));
+			BY_ROUNDS((run_xts<V, true, R_>(smb, lane4, base, sg, ch, keys)));
 		break;
 	case GPU_AES_KOP_GCM_ENC:
 		if (EXT)
-			BY_ROUNDS((run_gcm<V, false, R_, STAGE>(smb, lane4, base, out, sg, ch, keys, ghash, st)));
+			BY_ROUNDS((run_gcm<V, false, R_, STAGE>(smb, lane4, base, sg, ch, keys, ghash, st)));
 		break;
 	case GPU_AES_KOP_GCM_DEC:
 		if (EXT)
-			BY_ROUNDS((run_gcm<V, true, R_, STAGE>(smb, lane4, base, out, sg, ch, keys, ghash, st)));
+			BY_ROUNDS((run_gcm<V, true, R_, STAGE>(smb, lane4, base, sg, ch, keys, ghash, st)));
 		break;
 	case GPU_AES_KOP_CBC_DEC:
 		if (EXT)
-			BY_ROUNDS((run_cbc_dec<V, R_>(smb, lane4, base, out, sg, ch, keys)));
+			BY_ROUNDS((run_cbc_dec<V, R_>(smb, lane4, base, sg, ch, keys)));
 		break;
 	default:	/* serial ops: dispatch_serial() */
 		break;
@@ -971,13 +957,13 @@ dispatch(const char *smb, uint32_t lane4, const uint8_t *base, uint8_t *out,
 /* A serial chunk, run whole by the calling thread alone. */
 template <int V>
 __device__ __forceinline__ void
-dispatch_serial(const char *smb, uint32_t lane4, const uint8_t *base,
-		uint8_t *out, const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
+dispatch_serial(const char *smb, uint32_t lane4, uint8_t *base,
+		const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
 		const gpu_aes_dev_key *keys)
 {
 	switch (sg.op) {
 	case GPU_AES_KOP_CBC_ENC:
-		BY_ROUNDS((run_cbc_enc<V, R_>(smb, lane4, base, out, sg, ch, keys)));
+		BY_ROUNDS((run_cbc_enc<V, R_>(smb, lane4, base, sg, ch, keys)));
 		break;
 	default:
 		break;
@@ -1113,7 +1099,7 @@ __host__ __device__ unsigned int smem_bytes(unsigned int variant, bool enc,
  */
 template <int V, int B, bool EXT, bool STAGE = false>
 __global__ void __launch_bounds__(512)
-aes_batch(const uint8_t *base, uint8_t *out, const gpu_aes_kseg *segs,
+aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 	  const gpu_aes_kchunk *chunks, uint32_t nenc, uint32_t nser,
 	  uint32_t ndec, uint32_t enc_ctas, const gpu_aes_dev_key *keys,
 	  uint32_t *ghash, uint32_t *ghash_out, uint32_t ghash_words,
@@ -1165,7 +1151,7 @@ aes_batch(const uint8_t *base, uint8_t *out, const gpu_aes_kseg *segs,
 			const gpu_aes_kseg sg = chunks ? segs[ch.seg] :
 							 inl.segs[ch.seg];
 
-			dispatch<V, B, EXT, STAGE>(smb, lane4, base, out, sg, ch,
+			dispatch<V, B, EXT, STAGE>(smb, lane4, base, sg, ch,
 						   keys, ghash,
 						   STAGE && c == first ? &st :
 								   nullptr);
@@ -1183,7 +1169,7 @@ aes_batch(const uint8_t *base, uint8_t *out, const gpu_aes_kseg *segs,
 			const gpu_aes_kseg sg = chunks ? segs[ch.seg] :
 							 inl.segs[ch.seg];
 
-			dispatch_serial<V>(smb, lane4, base, out, sg, ch, keys);
+			dispatch_serial<V>(smb, lane4, base, sg, ch, keys);
 		}
 	}
 	if (ghash_out || done)
@@ -1191,8 +1177,7 @@ aes_batch(const uint8_t *base, uint8_t *out, const gpu_aes_kseg *segs,
 			   done_value);
 }
 
-typedef void (*kfn)(const uint8_t *, uint8_t *, const gpu_aes_kseg *,
-		    const gpu_aes_kchunk *,
+typedef void (*kfn)(uint8_t *, const gpu_aes_kseg *, const gpu_aes_kchunk *,
 		    uint32_t, uint32_t, uint32_t, uint32_t,
 		    const gpu_aes_dev_key *, uint32_t *, uint32_t *, uint32_t,
 		    uint32_t *, uint32_t *, uint32_t, const gpu_aes_inline);
@@ -1298,7 +1283,7 @@ extern "C" int gpu_aes_kernel_launch(const struct gpu_aes_launch *l,
 	fn<<<grid, l->shape.threads,
 	     smem_bytes(l->shape.variant, nenc != 0, ndec != 0) +
 		     (stage ? GPU_AES_STAGE_SMEM : 0), stream>>>(
-		l->base, l->out ? l->out : l->base, l->segs, l->chunks, nenc, l->nser, ndec, enc_ctas,
+		l->base, l->segs, l->chunks, nenc, l->nser, ndec, enc_ctas,
 		l->keys, l->ghash, l->ghash_out, l->ghash_words, l->ticket,
 		l->done, l->done_value, l->inl);
 	return cudaGetLastError() == cudaSuccess ? 0 : -1;

@@ -33,15 +33,6 @@ struct gpu_aes_inline {
 
 struct gpu_aes_launch {
 	uint8_t *base;				/* device view of the data */
-	/*
-	 * Where the results go, at the same offsets: NULL is in place, at
-	 * base.  A batch copied in by the copy engines may store its results
-	 * straight into pinned host memory (its device view), so no copy
-	 * back is queued and nothing runs on the stream after the kernel.
-	 * Bytes of a segment the kernel does not write (GCM's associated
-	 * data, the tag's room) are left as they are there.
-	 */
-	uint8_t *out;
 	const struct gpu_aes_kseg *segs;	/* device memory */
 	const struct gpu_aes_kchunk *chunks;	/* device memory, or NULL: */
 	struct gpu_aes_inline inl;		/* tables are here */

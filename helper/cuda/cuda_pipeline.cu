@@ -58,7 +58,6 @@ struct gpu_aes_backend {
 	struct gpu_aes_backend *cpu;
 	pthread_mutex_t cpu_lock;
 	uint64_t zc_max;	/* batches up to this many bytes: zero-copy */
-	uint64_t out_host_max;	/* copied in, up to this: kernel stores to host */
 	uint64_t cpu_below;	/* lone batches under this go to the CPU */
 	uint64_t sync_spin_ns;	/* the oldest batch's waiter polls this long */
 	bool registered;
@@ -749,16 +748,6 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 					 s->h_segs[i].off + kspan(s->h_segs[i]) });
 	if (!zc && b->bytes > 2 * (uint64_t)PIECE)
 		return enqueue_pieces(be, w, s, b);
-	/*
-	 * Copied in, a batch of up to out_host_max bytes has its kernel store
-	 * the results straight into the region (writes over PCIe are posted:
-	 * unlike reads they do not hold the kernel up): no copy back for the
-	 * core to queue or the batch to wait for, and the kernel is the
-	 * batch's last operation, so it ends by the completion word like a
-	 * zero-copy batch.  Larger batches are copied back: the copy engines
-	 * move 2 MiB and more faster than the SMs' stores do (NOTES.md).
-	 */
-	const bool out_host = !zc && b->bytes <= be->out_host_max;
 	gpu_aes_shape shape = w->shape;
 	if (b->bytes < SMALL_BATCH)
 		shape = GPU_AES_SHAPE_SMALL;
@@ -798,7 +787,7 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	 * completion word, on the same ticket.
 	 */
 	bool hand_over = s->gcm && nch > 0;
-	bool by_word = (zc || out_host) && nch > 0;
+	bool by_word = zc && nch > 0;
 
 	if ((s->gcm || by_word) && !s->ghash_clean &&
 	    !CK(w, cudaMemsetAsync(s->d_ghash, 0,
@@ -808,7 +797,6 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 		s->ghash_clean = false;
 	s->hand_over = hand_over;
 	l.base = zc ? w->zc_data : w->d_data;
-	l.out = out_host ? w->zc_data : nullptr;
 	l.segs = inl ? nullptr : s->d_segs;
 	l.chunks = inl ? nullptr : s->d_chunks;
 	l.keys = w->d_keys;
@@ -843,7 +831,7 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	if (s->lone)
 		s->lt.launched = now_ns();
 	s->by_word = by_word;
-	if (!zc && !out_host && !copy_runs(w, runs, r->data, false, s->stream)) {
+	if (!zc && !copy_runs(w, runs, r->data, false, s->stream)) {
 		s->failed = true;
 		return true;
 	}
@@ -1007,7 +995,6 @@ int cuda_open(const struct gpu_aes_backend_config *cfg,
 	be->region = region;
 	pthread_mutex_init(&be->cpu_lock, NULL);
 	be->zc_max = env_u64("GPU_AES_CUDA_ZC_MAX", 256U << 10);
-	be->out_host_max = env_u64("GPU_AES_CUDA_OUT_HOST_MAX", 1U << 20);
 	be->cpu_below = env_u64("GPU_AES_CUDA_CPU_BELOW", 0);
 	be->sync_spin_ns = env_u64("GPU_AES_CUDA_SYNC_SPIN_US", 20) * 1000;
 	be->cpu_ops = &gpu_aes_backend_cpu;
