@@ -12,10 +12,14 @@
 #                             launch shape 1 512 4 1), its rows up to the
 #                             summary appended to $O/FILE.txt under
 #                             "### TREE TAG", its exit status logged
-#   rounds N TREE...          N rounds of TREEs, their order reversed
-#                             every other round: raw-qd1 (-zc, -word) and
-#                             raw-gpu at 4 KiB (raw), QD1 at 4 KiB (qd1),
-#                             16 threads of 4 KiB (deep); then the null
+#   order R TREE...           the TREEs, reversed when round R is even
+#   load R LOAD TREE          4 KiB requests of TREE at LOAD, tagged
+#                             "R LOAD": t16 (16 threads, deep), t16wW (16
+#                             threads at window W, mid) or tN (N threads,
+#                             mid)
+#   rounds N TREE...          N rounds of TREEs in order: raw-qd1 (-zc,
+#                             -word) and raw-gpu at 4 KiB (raw), QD1 at
+#                             4 KiB (qd1), load t16; then the null
 #                             backend's QD1 with the first TREE (qd1)
 #   quick_check TREE          scripts/gpu-check of TREE, 10 rounds, no
 #                             sanitizers ($O/gpu-check-quick.txt); a
@@ -47,21 +51,34 @@ B() {	# file tree tag args...
 	sed -n '/^# summary/q;p' /tmp/b.txt >> "$O/$f.txt"
 	log "$f $v $tag rc=$rc"
 }
+order() {	# round trees... (call it in $(...): it sets even, o and t)
+	even=$(($1 % 2 == 0)) o=
+	shift
+	for t in "$@"; do
+		if [ "$even" = 1 ]; then o="$t $o"; else o="$o $t"; fi
+	done
+	# shellcheck disable=SC2086 # the words, one space apart
+	echo $o
+}
+load() {	# round load tree
+	case $2 in
+	t16) B deep "$3" "$1 t16" --helper --no-qd1 --req-sizes 4096:4096 \
+		--seconds 0.5 ;;
+	t16w*) B mid "$3" "$1 $2" --helper --no-qd1 --req-sizes 4096:4096 \
+		--window "${2#t16w}" --seconds 0.5 ;;
+	t*) B mid "$3" "$1 $2" --helper --no-qd1 --req-sizes 4096:4096 \
+		--threads "${2#t}" --seconds 0.5 ;;
+	esac
+}
 rounds() {	# n trees...
 	n=$1 r=1
 	shift
 	while [ "$r" -le "$n" ]; do
-		order=
-		for v in "$@"; do
-			if [ $((r % 2)) = 0 ]; then order="$v $order"
-			else order="$order $v"; fi
-		done
-		for v in $order; do
+		for v in $(order "$r" "$@"); do
 			B raw "$v" "$r raw" --raw --raw-sizes 4096:4096 --seconds 0.3
 			B qd1 "$v" "$r qd1" --helper --req-sizes 4096:4096 \
 				--threads 1 --window 1 --seconds 0.5
-			B deep "$v" "$r t16" --helper --no-qd1 \
-				--req-sizes 4096:4096 --seconds 0.5
+			load "$r" t16 "$v"
 		done
 		export GPU_AES_BENCH_BACKEND=null
 		B qd1 "$1" "$r null" --helper --req-sizes 4096:4096 --threads 1 \

@@ -18,21 +18,15 @@
 # boolean GPU_AES_CUDA_OUT_HOST (default 1): every copied-in batch of up
 # to 8 MiB, the same as f0a1fee with GPU_AES_CUDA_OUT_HOST_MAX=8388608;
 # off = new with GPU_AES_CUDA_OUT_HOST=0.
+# (The loop below wrote out order and load's lines when it ran.)
 # shellcheck source=helper/bench/device-call.sh
 . helper/bench/device-call.sh
 quick_check new
 rounds 4 main new
 for r in 1 2 3 4; do
-	order="main new off"
-	[ $((r % 2)) = 0 ] && order="off new main"
-	for v in $order; do
-		if [ "$v" = off ]; then
-			B deep off "$r t16" --helper --no-qd1 \
-				--req-sizes 4096:4096 --seconds 0.5
-			continue
-		fi
-		[ "$r" -le 2 ] && B mid "$v" "$r t4" --helper --no-qd1 \
-			--req-sizes 4096:4096 --threads 4 --seconds 0.5
+	for v in $(order "$r" main new off); do
+		if [ "$v" = off ]; then load "$r" t16 off
+		elif [ "$r" -le 2 ]; then load "$r" t4 "$v"; fi
 	done
 done
 stage_table new

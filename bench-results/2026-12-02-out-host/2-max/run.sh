@@ -15,6 +15,7 @@
 # checks reach the batches that take the path.
 # Trees: main f3956cb, new f0a1fee, mut = f0a1fee with l.out = nullptr
 # in enqueue() (the kernel stores in GPU memory; nothing copies back).
+# (The loop below wrote out order and load's lines when it ran.)
 # shellcheck source=helper/bench/device-call.sh
 . helper/bench/device-call.sh
 quick_check new
@@ -24,13 +25,9 @@ log "mutant check_backend rc=$? (must fail)"
 log "perf version rc=$?"
 rounds 3 main new
 for r in 1 2 3; do
-	order="main new"
-	[ $((r % 2)) = 0 ] && order="new main"
-	for v in $order; do
-		B mid "$v" "$r t4" --helper --no-qd1 --req-sizes 4096:4096 \
-			--threads 4 --seconds 0.5
-		B mid "$v" "$r t8" --helper --no-qd1 --req-sizes 4096:4096 \
-			--threads 8 --seconds 0.5
+	for v in $(order "$r" main new); do
+		load "$r" t4 "$v"
+		load "$r" t8 "$v"
 	done
 done
 bulk_rows main new
