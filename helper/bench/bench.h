@@ -25,11 +25,17 @@ struct bench_opts {
 	unsigned int repeat;		/* dispatch, decision: rounds */
 	unsigned int window;		/* helper: requests in flight per
 					 * thread, 0 = the default */
+	unsigned int queue_data_mib;	/* helper: each queue's data area */
 };
 
 #define BENCH_REPEAT_MAX	63	/* --repeat */
 /* Entries of each of the helper path's queues, so --window's most. */
 #define BENCH_QUEUE_ENTRIES	1024U
+/*
+ * Each queue's data area by default, MiB: four of the largest request
+ * (the ring takes up to a quarter of it), so the sweep's 1 MiB fits.
+ */
+#define BENCH_QUEUE_DATA_MIB	16U
 
 /*
  * The algorithms the helper path and OpenSSL are compared on, with the key

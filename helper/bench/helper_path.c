@@ -41,7 +41,6 @@
  */
 #define DST_POOL_BYTES	(16U << 20)
 #define WINDOW_MAX	256U
-#define QUEUE_DATA	(16ULL << 20)
 
 struct dq_req {
 	struct kring_req *req;
@@ -753,7 +752,7 @@ static int host_start(const struct bench_opts *o, unsigned int queues,
 	cfg.nr_queues = queues;
 	cfg.queue_entries = BENCH_QUEUE_ENTRIES;
 	cfg.nr_keys = 1024;
-	cfg.queue_data_size = QUEUE_DATA;
+	cfg.queue_data_size = (uint64_t)o->queue_data_mib << 20;
 	/*
 	 * This thread prepares every run's buffers (the application's work):
 	 * in-process, its CPU would read as the helper's, which publishes

@@ -7,6 +7,7 @@
  * the same run.  Prints a table, writes JSON; plot it with
  * helper/bench/plot.py.
  */
+#include "../../uapi/gpu_aes.h"
 #include "../cuda/aes_gpu.h"
 #include "bench.h"
 #include "report.h"
@@ -55,6 +56,10 @@ static void usage(FILE *f)
 "                   (1..%u; default 256, fewer for requests over 64 KiB:\n"
 "                   as many as 16 MiB of buffers hold); by Little's law\n"
 "                   requests/s is at most threads x N over the round trip\n"
+"  --queue-data-mib N  with --helper, --dispatch and --decision: each\n"
+"                   queue's data area, MiB (default %u; all queues\n"
+"                   together at most %u); a request over a quarter of\n"
+"                   it runs on the CPU, as in the module\n"
 "  --cpu            OpenSSL EVP on 1 core and on all cores\n"
 "  --pcie           pinned host<->GPU copy bandwidth (the link's bound),\n"
 "                   each GPU of --gpus alone, then all of them at once\n"
@@ -73,7 +78,8 @@ static void usage(FILE *f)
 "  GPU_AES_BENCH_TRACE_DISPATCH=1  with --dispatch: auto's estimates\n"
 "                   (dispatch/estimates) and the helper's published cost\n"
 "                   before and after each of its runs, and its decisions\n",
-		BENCH_QUEUE_ENTRIES);
+		BENCH_QUEUE_ENTRIES, BENCH_QUEUE_DATA_MIB,
+		(unsigned int)(GPU_AES_MAX_DATA >> 20));
 }
 
 /* The helper's shape-file syntax, so a swept shape can be pasted back. */
@@ -108,6 +114,7 @@ int main(int argc, char **argv)
 		{ "sweep", no_argument, NULL, 'w' },
 		{ "no-qd1", no_argument, NULL, 'n' },
 		{ "window", required_argument, NULL, 'W' },
+		{ "queue-data-mib", required_argument, NULL, 'M' },
 		{ "helper", no_argument, NULL, 'p' },
 		{ "dispatch", no_argument, NULL, 'D' },
 		{ "decision", no_argument, NULL, 'd' },
@@ -125,7 +132,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bench_opts o = { 16384, 1U << 30, 512, 1U << 20, 1.0, 0, NULL,
-				0, { 0, 0, 0, 0 }, 1, 3, 0 };
+				0, { 0, 0, 0, 0 }, 1, 3, 0,
+				BENCH_QUEUE_DATA_MIB };
 	const char *json = "out/bench.json";
 	int raw = 0, helper = 0, cpu = 0, pcie = 0, dispatch = 0, decision = 0;
 	char *end;
@@ -140,6 +148,13 @@ int main(int argc, char **argv)
 			o.window = (unsigned int)strtoul(optarg, &end, 0);
 			if (*end || !*optarg || o.window < 1 ||
 			    o.window > BENCH_QUEUE_ENTRIES)
+				goto bad;
+			break;
+		case 'M':
+			o.queue_data_mib = (unsigned int)strtoul(optarg, &end,
+								 0);
+			if (*end || !*optarg || o.queue_data_mib < 1 ||
+			    o.queue_data_mib > (GPU_AES_MAX_DATA >> 20))
 				goto bad;
 			break;
 		case 'p': helper = 1; break;
