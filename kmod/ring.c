@@ -128,6 +128,16 @@ static void gpu_aes_ring_test_kick(struct gpu_aes_ring *ring)
 		fn(ring);
 }
 
+static void gpu_aes_ring_test_posted(struct gpu_aes_ring *ring,
+				     struct gpu_aes_job *job)
+{
+	void (*fn)(struct gpu_aes_ring *ring, struct gpu_aes_job *job) =
+		READ_ONCE(ring->posted);
+
+	if (fn)
+		fn(ring, job);
+}
+
 struct gpu_aes_queue *gpu_aes_ring_queue(struct gpu_aes_ring *ring)
 {
 	int forced = READ_ONCE(ring->test_queue);
@@ -145,6 +155,11 @@ static inline void gpu_aes_ring_test_mid_copy(struct gpu_aes_ring *ring,
 }
 
 static inline void gpu_aes_ring_test_kick(struct gpu_aes_ring *ring)
+{
+}
+
+static inline void gpu_aes_ring_test_posted(struct gpu_aes_ring *ring,
+					    struct gpu_aes_job *job)
 {
 }
 
@@ -413,6 +428,7 @@ static bool gpu_aes_queue_post(struct gpu_aes_queue *q,
 	 * The data was copied by this CPU before it took the lock.
 	 */
 	smp_store_release(&q->qhdr->sq_tail, q->sq_tail);
+	gpu_aes_ring_test_posted(q->ring, job);
 	/*
 	 * Order the tail and the state before the loads below: pairs with
 	 * the helper's barrier between setting NEED_WAKEUP and re-reading
@@ -613,12 +629,15 @@ static void gpu_aes_queue_unlock_post_admitted(struct gpu_aes_queue *q,
 	}
 	spin_lock(&q->sq_lock);
 	list_for_each_entry_safe(job, tmp, admitted, node) {
+		/* Posted, it may be completed and reused at once. */
+		unsigned long deadline = job->deadline;
+
 		list_del(&job->node);
 		if (!q->attached) {
 			list_add_tail(&job->node, &lost);
 		} else if (gpu_aes_queue_post(q, job, wake) &&
-			   (!arm || time_before(job->deadline, arm_at))) {
-			arm_at = job->deadline;
+			   (!arm || time_before(deadline, arm_at))) {
+			arm_at = deadline;
 			arm = true;
 		}
 		refs++;

@@ -294,6 +294,10 @@ struct gpu_aes_ring_observer {
  *	or a reaper copies out (@out true), so a test can hold one there.
  * @test_queue: KUnit builds only; when >= 0, the queue every submission
  *	uses, whatever CPU it runs on (UML has one CPU).
+ * @posted: KUnit builds only; called with the queue's sq_lock held just
+ *	after a post published @job's sqe: from then on a helper and a
+ *	reaper on other CPUs may complete it and its consumer reuse the
+ *	request, which a test does there.
  */
 struct gpu_aes_ring {
 	const struct gpu_aes_ring_observer *observer;
@@ -326,6 +330,7 @@ struct gpu_aes_ring {
 	void (*kick)(struct gpu_aes_ring *ring);
 	void (*mid_copy)(struct gpu_aes_ring *ring, bool out);
 	int test_queue;
+	void (*posted)(struct gpu_aes_ring *ring, struct gpu_aes_job *job);
 #endif
 	/* Written once per sleep of the helper, read on every wake. */
 	atomic_t doorbell_rung ____cacheline_aligned_in_smp;

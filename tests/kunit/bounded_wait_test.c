@@ -264,9 +264,75 @@ static void gpu_aes_bw_backlog_expiry_stalls(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_TIMEOUTS), 1);
 }
 
+/*
+ * F1b: once posted, an admitted request may be completed by a helper and
+ * a reaper on other CPUs and reused by its consumer (dm-crypt reuses a
+ * request for its next sector) before the admission posts the next one.
+ * The scan is armed by the deadline the request had before its posting,
+ * never by what the reused request holds: the posted hook writes a
+ * deadline an hour off into the job, as such a reuse might.
+ */
+static struct gpu_aes_job *gt_reused_job;
+
+static void gt_reuse_posted(struct gpu_aes_ring *ring,
+			    struct gpu_aes_job *job)
+{
+	if (job == gt_reused_job)
+		job->deadline = jiffies + 3600 * HZ;
+}
+
+static void gt_posted_remove(void *data)
+{
+	WRITE_ONCE(gpu_aes_ring.posted, NULL);
+	gt_reused_job = NULL;
+}
+
+static void gpu_aes_bw_admitted_reused_at_once(struct kunit *test)
+{
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_tfm *t = gt_tfm_new(test, false, 16);
+	struct gt_req *r[NR], *b;
+	unsigned long deadline, scan_at;
+	bool armed;
+	unsigned int i;
+
+	for (i = 0; i < NR; i++) {
+		r[i] = gt_req_new(test, t, 2 * KIB, GT_BL);
+		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false), -EINPROGRESS);
+	}
+	b = gt_req_new(test, t, 3 * KIB, GT_BL);
+	KUNIT_ASSERT_EQ(test, gt_req_start(b, false), -EBUSY);
+	deadline = gt_job(b)->deadline;
+	/* As if the scan had just run and found nothing due yet. */
+	spin_lock_bh(&GT_Q0->lock);
+	WRITE_ONCE(GT_Q0->scan_armed, false);
+	spin_unlock_bh(&GT_Q0->lock);
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_posted_remove,
+							NULL), 0);
+	gt_reused_job = gt_job(b);
+	WRITE_ONCE(gpu_aes_ring.posted, gt_reuse_posted);
+	/* The reap frees space, admits b and posts it. */
+	gt_helper_complete_all(test, h, NR);
+	WRITE_ONCE(gpu_aes_ring.posted, NULL);
+	for (i = 0; i < NR; i++)
+		gt_req_expect_done(test, r[i]);
+	KUNIT_EXPECT_EQ(test, gt_req_events(b), 1);
+	KUNIT_EXPECT_EQ(test, b->events[0], -EINPROGRESS);
+	spin_lock_bh(&GT_Q0->lock);
+	armed = GT_Q0->scan_armed;
+	scan_at = GT_Q0->scan_at;
+	spin_unlock_bh(&GT_Q0->lock);
+	KUNIT_EXPECT_TRUE(test, armed);
+	KUNIT_EXPECT_EQ(test, scan_at, deadline);
+	gt_helper_complete_all(test, h, 1);
+	gt_req_expect_done(test, b);
+}
+
 static struct kunit_case gpu_aes_bw_cases[] = {
 	KUNIT_CASE(gpu_aes_bw_parked_submitter),
 	KUNIT_CASE(gpu_aes_bw_admitted),
+	KUNIT_CASE(gpu_aes_bw_admitted_reused_at_once),
 	KUNIT_CASE(gpu_aes_bw_admission_past_deadline),
 	KUNIT_CASE(gpu_aes_bw_backlog_expiry_stalls),
 	{}
