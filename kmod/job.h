@@ -130,10 +130,10 @@ struct gpu_aes_job_ops {
  * @iv: the request's IV (CTR: updated on completion), or NULL for ECB.
  * @lone_t0: ktime_get_ns() when it was posted alone on its queue, for
  *	the policy's latency estimate (ring.h, lone_completed); else 0.
- * @deadline: when the request is recomputed on the CPU (jiffies), set once
- *	when its caller is first told it will be answered later (-EBUSY or
- *	-EINPROGRESS) and never moved after: posting an admitted request
- *	keeps the deadline it got in the backlog.
+ * @deadline: when a backlogged request is recomputed on the CPU
+ *	(jiffies), set when its caller hears -EBUSY and never moved after:
+ *	posting it once admitted keeps it.  A request posted at once has
+ *	its deadline in its tag only (struct gpu_aes_tag).
  * @len: text bytes (GCM decryption: without the tag).
  * @aad_len: GCM: associated data bytes; else 0.
  * @tag: tag in its queue, from reservation to completion.

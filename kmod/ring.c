@@ -377,9 +377,11 @@ static void gpu_aes_queue_copy_in(struct gpu_aes_queue *q,
 
 /*
  * Write and publish the sqe of a reserved, filled request; it is in
- * flight from now on.  sq_lock held, attached.  *wake says whether to
- * wake the helper; returns whether the deadline scan must be armed for
- * the request (gpu_aes_queue_arm_posted(), once sq_lock is dropped).
+ * flight from now on, due by @deadline.  sq_lock held, attached.  *wake
+ * says whether to wake the helper; returns whether the deadline scan must
+ * be armed for the request (gpu_aes_queue_arm_posted(), once sq_lock is
+ * dropped).  The deadline is the caller's, not read from the job: once
+ * posted, the job may be completed and reused at once.
  *
  * The tag turns IN_FLIGHT without the queue's lock, which reapers and the
  * scan hold: before the sqe that names it is published (a completion can
@@ -388,16 +390,12 @@ static void gpu_aes_queue_copy_in(struct gpu_aes_queue *q,
  * complete it at once, and the scan may time it out).
  */
 static bool gpu_aes_queue_post(struct gpu_aes_queue *q,
-			       struct gpu_aes_job *job, bool *wake)
+			       struct gpu_aes_job *job, unsigned long deadline,
+			       bool *wake)
 {
 	struct gpu_aes_tag *t = &q->tags[job->tag];
 	u32 mask = q->ring->queue_entries - 1;
 	struct gpu_aes_sqe sqe = {};
-	/*
-	 * Never later than the caller was promised: a backlogged request's
-	 * deadline runs from its -EBUSY, not from its admission.
-	 */
-	unsigned long deadline = job->deadline;
 
 	lockdep_assert_held(&q->sq_lock);
 	sqe.tag = job->tag;
@@ -629,13 +627,16 @@ static void gpu_aes_queue_unlock_post_admitted(struct gpu_aes_queue *q,
 	}
 	spin_lock(&q->sq_lock);
 	list_for_each_entry_safe(job, tmp, admitted, node) {
-		/* Posted, it may be completed and reused at once. */
+		/*
+		 * Never later than the caller was promised: a backlogged
+		 * request's deadline runs from its -EBUSY, not from now.
+		 */
 		unsigned long deadline = job->deadline;
 
 		list_del(&job->node);
 		if (!q->attached) {
 			list_add_tail(&job->node, &lost);
-		} else if (gpu_aes_queue_post(q, job, wake) &&
+		} else if (gpu_aes_queue_post(q, job, deadline, wake) &&
 			   (!arm || time_before(deadline, arm_at))) {
 			arm_at = deadline;
 			arm = true;
@@ -759,9 +760,8 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 	spin_lock_bh(&q->sq_lock);
 	if (q->attached) {
 		/* -EINPROGRESS is the answer from here: so is the deadline. */
-		job->deadline = jiffies + gpu_aes_timeout_jiffies();
-		deadline = job->deadline;
-		arm = gpu_aes_queue_post(q, job, &wake);
+		deadline = jiffies + gpu_aes_timeout_jiffies();
+		arm = gpu_aes_queue_post(q, job, deadline, &wake);
 	} else {
 		/* Detach is waiting for us; the tag dies with the table. */
 		*why = GPU_AES_FB_NO_HELPER;
