@@ -70,10 +70,11 @@ void gpu_aes_out_iv(const struct gpu_aes_alg_desc *d, u8 dir, u8 *iv,
  * cache on x86-64: nothing on this CPU reads the slot again (the helper
  * and the GPU's DMA do), and each cached store would first read its line
  * from memory, which a data area walked as a ring has long evicted.  The
- * caller orders the stores with wmb() before it publishes the request.
+ * caller orders the stores (gpu_aes_slot_copied()) before it publishes
+ * the request.
  */
-static void gpu_aes_sg_to_slot(struct scatterlist *sg, unsigned int nents,
-			       u8 *slot, unsigned int len, unsigned int skip)
+void gpu_aes_sg_to_slot(struct scatterlist *sg, unsigned int nents, u8 *slot,
+			unsigned int len, unsigned int skip)
 {
 	struct sg_mapping_iter miter;
 	unsigned int n;

@@ -12,6 +12,7 @@
 #ifndef GPU_AES_JOB_H
 #define GPU_AES_JOB_H
 
+#include <asm/barrier.h>
 #include <linux/list.h>
 #include <linux/types.h>
 
@@ -199,6 +200,26 @@ void gpu_aes_job_init(struct gpu_aes_job *job, const struct gpu_aes_job_ops *ops
 static inline u64 gpu_aes_job_span(const struct gpu_aes_job *job)
 {
 	return gpu_aes_sqe_span(job->desc->alg, job->len, job->aad_len);
+}
+
+/*
+ * @len bytes of @sg from @skip on into a data space; the caller orders
+ * the stores (wmb()) before it publishes them.  kring's benchmark copies
+ * with it too, so its bound copies as the module does.
+ */
+void gpu_aes_sg_to_slot(struct scatterlist *sg, unsigned int nents, u8 *slot,
+			unsigned int len, unsigned int skip);
+
+/* After copying into a data space, before publishing it. */
+static inline void gpu_aes_slot_copied(void)
+{
+	if (IS_ENABLED(CONFIG_X86_64)) {
+		/*
+		 * x86-64 copies in around the cache (job.c): those stores
+		 * are weakly ordered, and the sqe must not be seen first.
+		 */
+		wmb();
+	}
 }
 
 /* Copying a skcipher request's text in and out of its data space. */

@@ -366,13 +366,7 @@ static void gpu_aes_queue_copy_in(struct gpu_aes_queue *q,
 
 	gpu_aes_ring_test_mid_copy(q->ring, false);
 	job->ops->copy_in(job, q->ring->data + t->data_off);
-	if (IS_ENABLED(CONFIG_X86_64)) {
-		/*
-		 * x86-64 copies in around the cache (job.c): those stores
-		 * are weakly ordered, and the sqe must not be seen first.
-		 */
-		wmb();
-	}
+	gpu_aes_slot_copied();
 }
 
 /*

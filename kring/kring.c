@@ -209,6 +209,18 @@ void kring_detach(void)
 	gpu_aes_ring_detach(&gpu_aes_ring);
 }
 
+void kring_copy_to_slot(void *slot, const void *src, uint32_t len)
+{
+	struct scatterlist sg = { (void *)src, len, true };
+
+	gpu_aes_sg_to_slot(&sg, 1, slot, len, 0);
+}
+
+void kring_copy_to_slot_fence(void)
+{
+	gpu_aes_slot_copied();
+}
+
 int kring_reap(uint32_t qid)
 {
 	return gpu_aes_ring_reap(&gpu_aes_ring, qid);

@@ -18,7 +18,7 @@ KRING_LIB := $(KRING_BUILD)/libkring.a
 KRING_STUB_DIR := $(KRING_BUILD)/stubs
 
 KRING_KMOD := ring keys job alg stats dispatch
-KRING_STUBS := linux/atomic.h linux/bitmap.h linux/bitops.h \
+KRING_STUBS := asm/barrier.h linux/atomic.h linux/bitmap.h linux/bitops.h \
 	linux/bottom_half.h linux/cache.h linux/cpumask.h linux/crypto.h \
 	linux/jiffies.h linux/kernel.h linux/list.h linux/lockdep.h \
 	linux/math64.h linux/mm.h linux/module.h linux/mutex.h linux/percpu.h \
@@ -42,7 +42,8 @@ KRING_OBJS := $(KRING_KOBJS) $(KRING_BUILD)/kshim.o \
 	$(KRING_BUILD)/kring_host.o
 
 $(KRING_STUB_DIR)/.stamp: $(KRING_DIR)/kring.mk
-	@mkdir -p $(KRING_STUB_DIR)/linux $(KRING_STUB_DIR)/crypto
+	@mkdir -p $(KRING_STUB_DIR)/asm $(KRING_STUB_DIR)/linux \
+		$(KRING_STUB_DIR)/crypto
 	@for h in $(KRING_STUBS); do : >$(KRING_STUB_DIR)/$$h; done
 	@touch $@
 

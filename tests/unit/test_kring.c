@@ -1165,3 +1165,34 @@ TEST(kring_rejects_bad_keys_and_lengths)
 	kring_tfm_free(x);
 	kfix_stop(&f);
 }
+
+/*
+ * kring_copy_to_slot() is the module's copy into a data space (around the
+ * cache on x86-64: an unaligned head, 64-byte streaming runs, a tail):
+ * every length and alignment around those edges lands byte for byte, and
+ * nothing before or after the slot is touched.
+ */
+TEST(kring_copy_to_slot_exact)
+{
+	enum { GUARD = 64, MAXLEN = 300 };
+	static uint8_t src[16 + MAXLEN], slot[GUARD + 16 + MAXLEN + GUARD];
+	unsigned int len, so, dof, i;
+
+	for (i = 0; i < sizeof(src); i++)
+		src[i] = (uint8_t)(i * 37 + 11);
+	for (len = 0; len <= MAXLEN; len += len < 160 ? 1 : 7)
+		for (so = 0; so < 16; so += 5)
+			for (dof = 0; dof < 16; dof++) {
+				uint8_t *d = slot + GUARD + dof;
+
+				memset(slot, 0xa5, sizeof(slot));
+				kring_copy_to_slot(d, src + so, len);
+				kring_copy_to_slot_fence();
+				CHECK_MEM(d, src + so, len);
+				for (i = 0; i < GUARD + dof; i++)
+					CHECK_EQ(slot[i], 0xa5);
+				for (i = GUARD + dof + len; i < sizeof(slot);
+				     i++)
+					CHECK_EQ(slot[i], 0xa5);
+			}
+}
