@@ -63,9 +63,13 @@ double bench_cpu_seconds(void);
 /* Each 0, or -1 when a measurement failed. */
 int bench_raw(const struct bench_opts *o);	/* raw.cu */
 int bench_pcie(const struct bench_opts *o);	/* pcie.cu */
-/* The copy-engine path's bytes on @nthreads threads, no path (pcie.cu). */
+/*
+ * The copy-engine path's bytes on @nthreads threads, no path, through
+ * @depth buffers per thread (pcie.cu): 2, copy-dma; more, copy-pipe.
+ */
+#define BENCH_COPY_PIPE_DEPTH	8U
 int bench_copy_dma(const struct bench_opts *o, unsigned int len,
-		   unsigned int nthreads);
+		   unsigned int nthreads, unsigned int depth);
 int bench_cpu(const struct bench_opts *o);	/* cpu.c */
 int bench_helper(const struct bench_opts *o);	/* helper_path.c */
 int bench_dispatch(const struct bench_opts *o);	/* helper_path.c */

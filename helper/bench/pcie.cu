@@ -5,9 +5,10 @@
  * several GPUs, all of them at once as well ("pcie-all"): each GPU has a
  * link of its own, so what they reach together is what the host's memory
  * and root ports can feed, the bound of every multi-GPU helper figure.
- * And copy-dma: the bytes of the helper's copy-engine path without the
- * path, its bound on bulk.
+ * And copy-dma and copy-pipe: the bytes of the helper's copy-engine path
+ * without the path, copy-pipe its bound on bulk.
  */
+#include "../../kring/kring.h"
 #include "../cuda/cuda_backend.h"
 #include "bench.h"
 #include "report.h"
@@ -29,6 +30,7 @@ namespace {
 const size_t COPY_BYTES = 64U << 20;
 const int REPEATS = 8;
 const char *const MODES[3] = { "h2d", "d2h", "h2d+d2h" };
+const unsigned int CD_DEPTH_MAX = 16;
 
 struct link {
 	int dev;
@@ -121,18 +123,21 @@ void add_row(const char *path, int mode, double gbps, const char *gpus)
 }
 
 /*
- * One copy-dma thread: requests of len bytes from a to c through two
- * pinned halves b[] and the GPU's copy engines, one half's transfers in
- * flight while the thread copies the other's out and in.
+ * One copy thread of copy-dma or copy-pipe: requests of len bytes from a
+ * to c through `depth` pinned buffers b[] and the GPU's copy engines:
+ * while one buffer's transfers are in flight the thread copies the
+ * others out and in.
  */
 struct cd_thread {
 	int dev;
-	uint32_t len, per_half;		/* requests per half */
+	unsigned int depth;
+	bool streaming;			/* copy in around the cache */
+	uint32_t len, per_buf;		/* requests per buffer */
 	size_t size;			/* of a and c */
 	double seconds;
-	uint8_t *a, *c, *b[2], *d[2];
-	cudaStream_t s[2];
-	cudaEvent_t ev[2];
+	uint8_t *a, *c, *b[CD_DEPTH_MAX], *d[CD_DEPTH_MAX];
+	cudaStream_t s[CD_DEPTH_MAX];
+	cudaEvent_t ev[CD_DEPTH_MAX];
 	uint64_t reqs;
 	double elapsed, cpu;
 	int err;
@@ -151,54 +156,64 @@ double thread_cpu_seconds(void)
 	fprintf(stderr, "bench copy-dma: %s\n", #x); return NULL; } } while (0)
 
 /*
- * Half h's requests from a (in) or to c (out), from *off on, wrapping
+ * Buffer i's requests from a (in) or to c (out), from *off on, wrapping
  * before the end of the buffer: the next request's source or destination
- * is rarely in the caches, as a consumer's is not.
+ * is rarely in the caches, as a consumer's is not.  Streaming, the copy
+ * in is the ring's own (kring_copy_to_slot(): the module's, stores around
+ * the cache, ordered before the transfer reads them).
  */
-void cd_copy(cd_thread *t, int h, bool in, size_t *off)
+void cd_copy(cd_thread *t, unsigned int i, bool in, size_t *off)
 {
-	for (uint32_t k = 0; k < t->per_half; k++) {
-		uint8_t *half = t->b[h] + k * (size_t)t->len;
+	for (uint32_t k = 0; k < t->per_buf; k++) {
+		uint8_t *buf = t->b[i] + k * (size_t)t->len;
 
-		if (in)
-			memcpy(half, t->a + *off, t->len);
+		if (in && t->streaming)
+			kring_copy_to_slot(buf, t->a + *off, t->len);
+		else if (in)
+			memcpy(buf, t->a + *off, t->len);
 		else
-			memcpy(t->c + *off, half, t->len);
+			memcpy(t->c + *off, buf, t->len);
 		*off = *off + 2 * (size_t)t->len > t->size ? 0 : *off + t->len;
 	}
+	if (in && t->streaming)
+		kring_copy_to_slot_fence();
 }
 
 void *cd_main(void *arg)
 {
 	cd_thread *t = (cd_thread *)arg;
-	size_t half = (size_t)t->len * t->per_half, off_in = 0, off_out = 0;
+	size_t bytes = (size_t)t->len * t->per_buf, off_in = 0, off_out = 0;
 	double t0, c0;
-	uint64_t n;
+	uint64_t n, first;
 
 	CKT(t, cudaSetDevice(t->dev));
 	t0 = bench_now();
 	c0 = thread_cpu_seconds();
 	for (n = 0;; n++) {
-		int h = (int)(n & 1);
+		unsigned int i = (unsigned int)(n % t->depth);
 
-		if (n >= 2) {	/* half h still holds batch n - 2 */
-			CKT(t, cudaEventSynchronize(t->ev[h]));
-			cd_copy(t, h, false, &off_out);
-			t->reqs += t->per_half;
+		if (n >= t->depth) {	/* buffer i still holds batch n - depth */
+			CKT(t, cudaEventSynchronize(t->ev[i]));
+			cd_copy(t, i, false, &off_out);
+			t->reqs += t->per_buf;
 		}
 		if (bench_now() - t0 >= t->seconds)
 			break;
-		cd_copy(t, h, true, &off_in);
-		CKT(t, cudaMemcpyAsync(t->d[h], t->b[h], half,
-				       cudaMemcpyHostToDevice, t->s[h]));
-		CKT(t, cudaMemcpyAsync(t->b[h], t->d[h], half,
-				       cudaMemcpyDeviceToHost, t->s[h]));
-		CKT(t, cudaEventRecord(t->ev[h], t->s[h]));
+		cd_copy(t, i, true, &off_in);
+		CKT(t, cudaMemcpyAsync(t->d[i], t->b[i], bytes,
+				       cudaMemcpyHostToDevice, t->s[i]));
+		CKT(t, cudaMemcpyAsync(t->b[i], t->d[i], bytes,
+				       cudaMemcpyDeviceToHost, t->s[i]));
+		CKT(t, cudaEventRecord(t->ev[i], t->s[i]));
 	}
-	if (n >= 1) {	/* batch n - 1 */
-		CKT(t, cudaEventSynchronize(t->ev[(n - 1) & 1]));
-		cd_copy(t, (int)((n - 1) & 1), false, &off_out);
-		t->reqs += t->per_half;
+	/* Batches n - depth + 1 .. n - 1 are still out. */
+	first = n >= t->depth ? n - t->depth + 1 : 0;
+	for (uint64_t k = first; k < n; k++) {
+		unsigned int i = (unsigned int)(k % t->depth);
+
+		CKT(t, cudaEventSynchronize(t->ev[i]));
+		cd_copy(t, i, false, &off_out);
+		t->reqs += t->per_buf;
 	}
 	t->elapsed = bench_now() - t0;
 	t->cpu = thread_cpu_seconds() - c0;
@@ -208,39 +223,76 @@ void *cd_main(void *arg)
 void cd_free(cd_thread &t)
 {
 	cudaSetDevice(t.dev);
-	for (int h = 0; h < 2; h++) {
-		if (t.s[h])
-			cudaStreamDestroy(t.s[h]);
-		if (t.ev[h])
-			cudaEventDestroy(t.ev[h]);
-		cudaFreeHost(t.b[h]);
-		cudaFree(t.d[h]);
+	for (unsigned int i = 0; i < t.depth; i++) {
+		if (t.s[i])
+			cudaStreamDestroy(t.s[i]);
+		if (t.ev[i])
+			cudaEventDestroy(t.ev[i]);
+		cudaFreeHost(t.b[i]);
+		cudaFree(t.d[i]);
 	}
 	free(t.a);
 	free(t.c);
 }
 
+int cd_alloc(cd_thread &c)
+{
+	size_t bytes = (size_t)c.len * c.per_buf;
+
+	c.a = (uint8_t *)malloc(c.size);
+	c.c = (uint8_t *)malloc(c.size);
+	if (!c.a || !c.c)
+		return -1;
+	memset(c.a, 0x5a, c.size);
+	memset(c.c, 0, c.size);
+	for (unsigned int i = 0; i < c.depth; i++)
+		if (cudaSetDevice(c.dev) != cudaSuccess ||
+		    cudaHostAlloc(&c.b[i], bytes, cudaHostAllocPortable) !=
+		    cudaSuccess ||
+		    cudaMalloc(&c.d[i], bytes) != cudaSuccess ||
+		    cudaStreamCreateWithFlags(&c.s[i], cudaStreamNonBlocking) !=
+		    cudaSuccess ||
+		    cudaEventCreateWithFlags(&c.ev[i], cudaEventDisableTiming |
+					     cudaEventBlockingSync) !=
+		    cudaSuccess)
+			return -1;
+	return 0;
+}
+
 } // namespace
 
 /*
- * copy-dma: on each of @nthreads threads, requests of @len bytes copied
- * into pinned memory (a producer into the region), through the first
- * GPU's copy engines and back (a copy-engine batch), and copied out (the
- * reaping): every crossing of host memory the helper's copy-engine path
- * makes per byte, with no ring, batching thread or completion thread.
- * What it moves per second bounds that path's bulk figure on this host;
- * its host CPU is the copies' and the copy calls' (waits sleep).
+ * copy-dma and copy-pipe: on each of @nthreads threads, requests of @len
+ * bytes copied into pinned memory (a producer into the region), through
+ * the first GPU's copy engines and back (a copy-engine batch), and copied
+ * out (the reaping): every crossing of host memory the helper's
+ * copy-engine path makes per byte, with no ring, batching thread or
+ * completion thread.  Its host CPU is the copies' and the copy calls'
+ * (waits sleep).
+ *
+ * copy-dma keeps two buffers of 1 MiB per thread, plain memcpy both ways.
+ * copy-pipe keeps @depth and copies in as the module does, around the
+ * cache: a thread then waits for a transfer only when the link or the
+ * copy engines are behind its copies, so what it moves per second is what
+ * this host's memory and link allow a path that copies each byte in and
+ * out on the CPU and across PCIe both ways: the bound of bulk.
  */
 extern "C" int bench_copy_dma(const struct bench_opts *o, uint32_t len,
-			      unsigned int nthreads)
+			      unsigned int nthreads, unsigned int depth)
 {
-	const size_t size = 64U << 20, half_min = 1U << 20;
+	const size_t size = 64U << 20, buf_min = 1U << 20;
 	std::vector<cd_thread> t(nthreads);
 	int ndev = 0, devs[64], err = 0;
 	unsigned int started = 0;
 	uint64_t reqs = 0;
 	double busy = 0, cpu = 0;
+	bool pipe = depth > 2;
 
+	if (depth < 2 || depth > CD_DEPTH_MAX) {
+		fprintf(stderr, "bench copy-dma: depth %u not in 2..%u\n",
+			depth, CD_DEPTH_MAX);
+		return -1;
+	}
 	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 1 ||
 	    gpu_aes_parse_gpus(o->gpus, ndev, devs, 64) < 1) {
 		fprintf(stderr, "bench copy-dma: no GPU to copy through\n");
@@ -249,33 +301,13 @@ extern "C" int bench_copy_dma(const struct bench_opts *o, uint32_t len,
 	for (cd_thread &c : t) {
 		memset(&c, 0, sizeof(c));
 		c.dev = devs[0];
+		c.depth = depth;
+		c.streaming = pipe;
 		c.len = len;
-		c.per_half = (uint32_t)std::max<size_t>(1, half_min / len);
+		c.per_buf = (uint32_t)std::max<size_t>(1, buf_min / len);
 		c.size = size;
 		c.seconds = o->seconds;
-		size_t half = (size_t)len * c.per_half;
-
-		c.a = (uint8_t *)malloc(size);
-		c.c = (uint8_t *)malloc(size);
-		if (!c.a || !c.c)
-			err = -1;
-		else {
-			memset(c.a, 0x5a, size);
-			memset(c.c, 0, size);
-		}
-		for (int h = 0; h < 2 && !err; h++)
-			if (cudaSetDevice(c.dev) != cudaSuccess ||
-			    cudaHostAlloc(&c.b[h], half, cudaHostAllocPortable) !=
-			    cudaSuccess ||
-			    cudaMalloc(&c.d[h], half) != cudaSuccess ||
-			    cudaStreamCreateWithFlags(&c.s[h],
-						      cudaStreamNonBlocking) !=
-			    cudaSuccess ||
-			    cudaEventCreateWithFlags(&c.ev[h],
-						     cudaEventDisableTiming |
-						     cudaEventBlockingSync) !=
-			    cudaSuccess)
-				err = -1;
+		err = cd_alloc(c);
 		if (err)
 			break;
 	}
@@ -295,12 +327,14 @@ extern "C" int bench_copy_dma(const struct bench_opts *o, uint32_t len,
 		struct bench_result r;
 
 		memset(&r, 0, sizeof(r));
-		snprintf(r.path, sizeof(r.path), "copy-dma");
+		snprintf(r.path, sizeof(r.path), pipe ? "copy-pipe" :
+			 "copy-dma");
 		snprintf(r.alg, sizeof(r.alg), "2x memcpy+dma");
 		bench_set_rates(&r, len, (double)reqs, busy / started, cpu);
 		snprintf(r.note, sizeof(r.note),
-			 "%u threads, through gpu %d's copy engines, %u per transfer",
-			 started, devs[0], t[0].per_half);
+			 "%u threads, gpu %d's copy engines, %u x %u per transfer%s",
+			 started, devs[0], depth, t[0].per_buf,
+			 pipe ? ", in around the cache" : "");
 		bench_add(&r);
 	} else if (!err) {
 		err = -1;

@@ -17,7 +17,7 @@ import re
 import sys
 
 ROW = re.compile(r'^(helper|helper-qd1|raw-qd1|raw-qd1-zc|raw-qd1-word|'
-                 r'raw-gpu|copy-all|copy-dma|copy-floor|cpu-1|cpu-all)'
+                 r'raw-gpu|copy-all|copy-dma|copy-pipe|copy-floor|cpu-1|cpu-all)'
                  r'\s+(\S+)\s+'
                  r'(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(.*)$')
 # The copy rows name their "algorithm" in two words.
