@@ -203,9 +203,9 @@ static inline u64 gpu_aes_job_span(const struct gpu_aes_job *job)
 }
 
 /*
- * @len bytes of @sg from @skip on into a data space; the caller orders
- * the stores (wmb()) before it publishes them.  kring's benchmark copies
- * with it too, so its bound copies as the module does.
+ * @len bytes of @sg from @skip on into a data space; the caller calls
+ * gpu_aes_slot_copied() before it publishes them.  Not static: kring's
+ * benchmark bound copies with it, as the module does.
  */
 void gpu_aes_sg_to_slot(struct scatterlist *sg, unsigned int nents, u8 *slot,
 			unsigned int len, unsigned int skip);

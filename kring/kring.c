@@ -211,7 +211,9 @@ void kring_detach(void)
 
 void kring_copy_to_slot(void *slot, const void *src, uint32_t len)
 {
-	struct scatterlist sg = { (void *)src, len, true };
+	struct scatterlist sg = {
+		.buf = (void *)src, .length = len, .last = true,
+	};
 
 	gpu_aes_sg_to_slot(&sg, 1, slot, len, 0);
 }

@@ -151,11 +151,11 @@ unsigned int kring_req_cpu_runs(const struct kring_req *r);
 
 /*
  * @len bytes from @src into a data space as a request's copy-in does it
- * (kmod/job.c), ordered as the module orders it before posting: a
- * benchmark's bound that copies as the ring does.
+ * (kmod/job.c), for a benchmark's bound that copies as the ring does.
+ * Call kring_copy_to_slot_fence() after the last copy and before anything
+ * else reads the data space: what a submission does before its post.
  */
 void kring_copy_to_slot(void *slot, const void *src, uint32_t len);
-/* What a submission does between its copy-in and its post. */
 void kring_copy_to_slot_fence(void);
 
 #ifdef __cplusplus
