@@ -36,25 +36,21 @@ static struct gpu_aes_aead_req_ctx *gpu_aes_aead_job_rctx(struct gpu_aes_job *jo
 	return container_of(job, struct gpu_aes_aead_req_ctx, job);
 }
 
-/* Synchronous software tfm: no callback, never sleeps, any context. */
-static int gpu_aes_aead_cpu_crypt(struct aead_request *req)
+/* The CPU driver gpu_aes displaced (skcipher.c says why and how). */
+static int gpu_aes_aead_job_cpu_crypt(struct gpu_aes_job *job, u32 flags)
 {
+	struct gpu_aes_aead_req_ctx *rctx = gpu_aes_aead_job_rctx(job);
+	struct aead_request *req = rctx->req;
 	struct gpu_aes_aead_ctx *ctx = crypto_aead_ctx(crypto_aead_reqtfm(req));
-	struct gpu_aes_aead_req_ctx *rctx = aead_request_ctx(req);
 	struct aead_request *sub = &rctx->fallback_req;
 
 	aead_request_set_tfm(sub, ctx->fallback);
-	aead_request_set_callback(sub, 0, NULL, NULL);
+	aead_request_set_callback(sub, flags, gpu_aes_fallback_done, job);
 	aead_request_set_crypt(sub, req->src, req->dst, req->cryptlen, req->iv);
 	aead_request_set_ad(sub, req->assoclen);
-	if (rctx->job.dir == GPU_AES_DIR_DECRYPT)
+	if (job->dir == GPU_AES_DIR_DECRYPT)
 		return crypto_aead_decrypt(sub);
 	return crypto_aead_encrypt(sub);
-}
-
-static int gpu_aes_aead_job_cpu_crypt(struct gpu_aes_job *job)
-{
-	return gpu_aes_aead_cpu_crypt(gpu_aes_aead_job_rctx(job)->req);
 }
 
 static void gpu_aes_aead_complete(struct gpu_aes_job *job, int err)
@@ -137,7 +133,7 @@ static int gpu_aes_aead_init_tfm(struct crypto_aead *tfm)
 	struct crypto_aead *fb;
 
 	fb = crypto_alloc_aead(crypto_tfm_alg_name(&tfm->base), 0,
-			       CRYPTO_ALG_ASYNC | CRYPTO_ALG_NEED_FALLBACK);
+			       CRYPTO_ALG_NEED_FALLBACK);
 	if (IS_ERR(fb))
 		return PTR_ERR(fb);
 	ctx->fallback = fb;

@@ -12,7 +12,8 @@
 
 /**
  * struct gpu_aes_aead_ctx - per-tfm context of gcm-aes-gpu.
- * @fallback: synchronous software gcm(aes), same key and authsize.
+ * @fallback: the CPU driver of gcm(aes) (skcipher.c), same key and
+ *	authsize.
  * @key: the key and its key table slot.
  */
 struct gpu_aes_aead_ctx {

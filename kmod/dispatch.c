@@ -564,10 +564,12 @@ static int gpu_aes_dispatch_cpu(struct gpu_aes_job *job, u64 bytes,
 	int err;
 
 	if (!timed && pc->cpu_ns[a][c])
-		return job->ops->cpu_crypt(job);
+		return gpu_aes_job_cpu(job);
 	t0 = ktime_get_ns();
-	err = job->ops->cpu_crypt(job);
-	gpu_aes_sample(&pc->cpu_ns[a][c], t0, bytes);
+	err = gpu_aes_job_cpu(job);
+	/* Deferred to cryptd: the time was its queueing, not the work. */
+	if (err != -EINPROGRESS && err != -EBUSY)
+		gpu_aes_sample(&pc->cpu_ns[a][c], t0, bytes);
 	return err;
 }
 

@@ -29,8 +29,10 @@ void gpu_aes_job_init(struct gpu_aes_job *job, const struct gpu_aes_job_ops *ops
 	job->aad_len = 0;
 	job->dir = dir;
 	job->auth_len = 0;
+	job->req_flags = req_flags;
 	job->may_backlog = req_flags & CRYPTO_TFM_REQ_MAY_BACKLOG;
 	job->backlogged = false;
+	job->replay = false;
 }
 
 void gpu_aes_ctr_advance(u8 *iv, unsigned int len)

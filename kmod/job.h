@@ -108,15 +108,21 @@ static inline enum gpu_aes_stat gpu_aes_alg_ring_stat(const struct gpu_aes_alg_d
  * @copy_out: copy the helper's result from @slot to the request's
  *	destination (and set the output IV where the algorithm has one).
  *	Called only for GPU_AES_STATUS_OK.  No lock held.
- * @cpu_crypt: run the request synchronously on the software fallback
- *	(any context, never sleeps); returns its result.
+ * @cpu_crypt: run the request on the CPU driver gpu_aes displaced (the
+ *	tfm's fallback), with @flags as the sub-request's
+ *	CRYPTO_TFM_REQ_* flags.  Returns its result, or -EINPROGRESS or
+ *	-EBUSY where that driver went asynchronous (x86's SIMD wrappers
+ *	defer to cryptd where the FPU cannot be used): it then calls
+ *	gpu_aes_job_cpu_done() later, in the same order and with the same
+ *	values the crypto API promises a caller.  Any context; sleeps only
+ *	where @flags has CRYPTO_TFM_REQ_MAY_SLEEP.
  * @complete: call the request's completion callback with @err; the caller
  *	has BHs disabled.
  */
 struct gpu_aes_job_ops {
 	void (*copy_in)(struct gpu_aes_job *job, u8 *slot);
 	void (*copy_out)(struct gpu_aes_job *job, const u8 *slot);
-	int (*cpu_crypt)(struct gpu_aes_job *job);
+	int (*cpu_crypt)(struct gpu_aes_job *job, u32 flags);
 	void (*complete)(struct gpu_aes_job *job, int err);
 };
 
@@ -144,8 +150,13 @@ struct gpu_aes_job_ops {
  * @auth_len: GCM: tag bytes; else 0.
  * @chain_iv: block chaining, decrypting: the last input block, kept by
  *	copy-in for the output IV (an in-place decryption overwrites it).
+ * @req_flags: the request's CRYPTO_TFM_REQ_* flags, for a CPU driver
+ *	called in its caller's context.
  * @may_backlog: the request has CRYPTO_TFM_REQ_MAY_BACKLOG.
  * @backlogged: answered -EBUSY and not yet told -EINPROGRESS.
+ * @replay: on the CPU driver for the ring (gpu_aes_job_replay()): its
+ *	caller already heard -EINPROGRESS, so an asynchronous driver's
+ *	notices are not passed on, only its result.
  */
 struct gpu_aes_job {
 	struct list_head node;
@@ -165,8 +176,10 @@ struct gpu_aes_job {
 	u8 dir;
 	u8 auth_len;
 	u8 chain_iv[16];
+	u32 req_flags;
 	bool may_backlog;
 	bool backlogged;
+	bool replay;
 };
 
 /**
@@ -189,6 +202,28 @@ void gpu_aes_job_init(struct gpu_aes_job *job, const struct gpu_aes_job_ops *ops
 		      struct gpu_aes_tfm_key *key, struct scatterlist *src,
 		      struct scatterlist *dst, u8 *iv, u32 len, u32 req_flags,
 		      u8 dir);
+
+/**
+ * gpu_aes_job_cpu() - run a request on the CPU driver in its caller's
+ * context, with the caller's flags: the answer, synchronous or not, is
+ * the one that driver would have given the caller.
+ * @job: the job.
+ *
+ * Return: the CPU driver's.
+ */
+static inline int gpu_aes_job_cpu(struct gpu_aes_job *job)
+{
+	job->replay = false;
+	return job->ops->cpu_crypt(job, job->req_flags);
+}
+
+/**
+ * gpu_aes_job_cpu_done() - an asynchronous CPU driver's answer to @job
+ * (the callback of its sub-request, BHs disabled).
+ * @job: the job.
+ * @err: -EINPROGRESS (after it answered -EBUSY), or its result.
+ */
+void gpu_aes_job_cpu_done(struct gpu_aes_job *job, int err);
 
 /**
  * gpu_aes_job_span() - data area bytes a job occupies (see struct

@@ -471,37 +471,64 @@ void gpu_aes_job_finish(struct gpu_aes_job *job, int err)
 	local_bh_enable();
 }
 
+/* job->status of a request the helper failed: replayed on the CPU. */
+#define GPU_AES_JOB_REPLAY	1
+
 /*
  * A replay on the CPU decides a GCM decryption's tag itself; a mismatch is
  * as much an authentication failure as the helper's verdict.
  */
-static int gpu_aes_ring_cpu_crypt(struct gpu_aes_job *job)
+static void gpu_aes_job_replayed(struct gpu_aes_job *job, int err)
 {
-	int err = job->ops->cpu_crypt(job);
-
 	if (err == -EBADMSG)
 		gpu_aes_stat_inc(GPU_AES_STAT_AUTH_FAILURES);
-	return err;
+	gpu_aes_job_finish(job, err);
 }
 
 /*
- * Replay requests taken off the ring or the backlog on the CPU and complete
- * them; a backlogged one first hears -EINPROGRESS, as the API promises.
+ * Recompute a request the ring gave back on the CPU driver and complete
+ * it, now or from the driver's callback.  Its caller heard -EINPROGRESS
+ * (or is told it first, if backlogged), so the driver may queue it
+ * (MAY_BACKLOG: an asynchronous one never answers -ENOSPC then) but must
+ * not sleep: this runs in reapers, the deadline scan and detach.  The job
+ * is the driver's from the call on.
  */
+static void gpu_aes_job_replay(struct gpu_aes_job *job)
+{
+	int err;
+
+	if (job->backlogged) {
+		job->backlogged = false;
+		gpu_aes_job_finish(job, -EINPROGRESS);
+	}
+	gpu_aes_stat_inc(GPU_AES_STAT_RECOMPUTED);
+	job->replay = true;
+	err = job->ops->cpu_crypt(job, CRYPTO_TFM_REQ_MAY_BACKLOG);
+	if (err != -EINPROGRESS && err != -EBUSY)
+		gpu_aes_job_replayed(job, err);
+}
+
+void gpu_aes_job_cpu_done(struct gpu_aes_job *job, int err)
+{
+	if (!job->replay) {
+		/* Its caller heard the driver's own answer: all of it follows. */
+		job->ops->complete(job, err);
+		return;
+	}
+	/* The driver's backlog notice: the caller has had ours. */
+	if (err == -EINPROGRESS)
+		return;
+	gpu_aes_job_replayed(job, err);
+}
+
+/* Replay requests taken off the ring or the backlog on the CPU. */
 static void gpu_aes_ring_finish_cpu(struct list_head *list)
 {
 	struct gpu_aes_job *job, *tmp;
-	int err;
 
 	list_for_each_entry_safe(job, tmp, list, node) {
 		list_del(&job->node);
-		if (job->backlogged) {
-			job->backlogged = false;
-			gpu_aes_job_finish(job, -EINPROGRESS);
-		}
-		err = gpu_aes_ring_cpu_crypt(job);
-		gpu_aes_stat_inc(GPU_AES_STAT_RECOMPUTED);
-		gpu_aes_job_finish(job, err);
+		gpu_aes_job_replay(job);
 	}
 }
 
@@ -839,7 +866,9 @@ reject:
 
 /*
  * Copy the claimed requests' results out.  No lock: COMPLETING tags are
- * ours alone and our reference keeps the region mapped.
+ * ours alone and our reference keeps the region mapped.  One the helper
+ * failed is left for a replay once its tag is released: the CPU driver
+ * may complete it before it returns.
  */
 static void gpu_aes_queue_copy_out(struct gpu_aes_queue *q,
 				   struct list_head *done)
@@ -858,8 +887,7 @@ static void gpu_aes_queue_copy_out(struct gpu_aes_queue *q,
 		}
 		if (job->status) {
 			gpu_aes_stat_inc(GPU_AES_STAT_HELPER_ERRORS);
-			gpu_aes_stat_inc(GPU_AES_STAT_RECOMPUTED);
-			job->status = gpu_aes_ring_cpu_crypt(job);
+			job->status = GPU_AES_JOB_REPLAY;
 			continue;
 		}
 		job->ops->copy_out(job, q->ring->data + t->data_off);
@@ -959,6 +987,10 @@ static int gpu_aes_queue_reap(struct gpu_aes_queue *q, bool *wake)
 		list_for_each_entry_safe(job, tmp, &done, node) {
 			list_del(&job->node);
 			bytes += (u64)job->len + job->aad_len;
+			if (job->status == GPU_AES_JOB_REPLAY) {
+				gpu_aes_job_replay(job);
+				continue;
+			}
 			if (job->lone_t0 && obs)
 				obs->lone_completed(job,
 						    ktime_get_ns() - job->lone_t0);

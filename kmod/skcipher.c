@@ -7,10 +7,19 @@
  * dispatch.c): a request the policy or a hard bound sends to the CPU runs
  * at once on the fallback and returns synchronously; the rest go to the
  * ring (-EINPROGRESS), the backlog (-EBUSY) or, given back by the ring,
- * the fallback too.  The fallback is a synchronous
- * software skcipher of the same algorithm (CRYPTO_ALG_ASYNC masked out), so
- * it can run in any context and never picks this driver again
- * (CRYPTO_ALG_NEED_FALLBACK masked out).
+ * the fallback too.
+ *
+ * The fallback is the driver the consumer would have had without us: the
+ * best implementation of the same algorithm, asynchronous ones included.
+ * Masking CRYPTO_ALG_ASYNC would get x86 a template over the one-block
+ * aes-aesni cipher (xts(ecb(aes-aesni)), gcm_base(ctr(aes-aesni),
+ * ghash-generic)), an FPU section per 16 bytes, because every fast x86
+ * driver sits behind an asynchronous SIMD wrapper.  That wrapper answers
+ * synchronously wherever the FPU is usable and defers to cryptd where it
+ * is not; its -EINPROGRESS and -EBUSY reach our caller as its own would
+ * have (gpu_aes_job_cpu_done()).  CRYPTO_ALG_NEED_FALLBACK stays masked,
+ * so the fallback is never one of our drivers (nor anything else that
+ * needs one).
  */
 #include <crypto/aes.h>
 #include <crypto/internal/skcipher.h>
@@ -31,26 +40,34 @@ static struct gpu_aes_req_ctx *gpu_aes_job_rctx(struct gpu_aes_job *job)
 	return container_of(job, struct gpu_aes_req_ctx, job);
 }
 
-/* Synchronous software tfm: no callback, never sleeps, any context. */
-static int gpu_aes_sk_fallback_crypt(struct skcipher_request *req)
+/* The CPU driver's callback: @data is the job (either request type). */
+#ifdef GPU_AES_COMPLETION_TAKES_DATA
+void gpu_aes_fallback_done(void *data, int err)
 {
+	gpu_aes_job_cpu_done(data, err);
+}
+#else
+void gpu_aes_fallback_done(struct crypto_async_request *areq, int err)
+{
+	gpu_aes_job_cpu_done(areq->data, err);
+}
+#endif
+
+static int gpu_aes_sk_cpu_crypt(struct gpu_aes_job *job, u32 flags)
+{
+	struct gpu_aes_req_ctx *rctx = gpu_aes_job_rctx(job);
+	struct skcipher_request *req = rctx->req;
 	struct gpu_aes_tfm_ctx *ctx =
 		crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
-	struct gpu_aes_req_ctx *rctx = skcipher_request_ctx(req);
 	struct skcipher_request *sub = &rctx->fallback_req;
 
 	skcipher_request_set_tfm(sub, ctx->fallback);
-	skcipher_request_set_callback(sub, 0, NULL, NULL);
+	skcipher_request_set_callback(sub, flags, gpu_aes_fallback_done, job);
 	skcipher_request_set_crypt(sub, req->src, req->dst, req->cryptlen,
 				   req->iv);
-	if (rctx->job.dir == GPU_AES_DIR_DECRYPT)
+	if (job->dir == GPU_AES_DIR_DECRYPT)
 		return crypto_skcipher_decrypt(sub);
 	return crypto_skcipher_encrypt(sub);
-}
-
-static int gpu_aes_sk_cpu_crypt(struct gpu_aes_job *job)
-{
-	return gpu_aes_sk_fallback_crypt(gpu_aes_job_rctx(job)->req);
 }
 
 static void gpu_aes_sk_complete(struct gpu_aes_job *job, int err)
@@ -134,7 +151,7 @@ static int gpu_aes_init_tfm(struct crypto_skcipher *tfm)
 	struct crypto_skcipher *fb;
 
 	fb = crypto_alloc_skcipher(crypto_tfm_alg_name(&tfm->base), 0,
-				   CRYPTO_ALG_ASYNC | CRYPTO_ALG_NEED_FALLBACK);
+				   CRYPTO_ALG_NEED_FALLBACK);
 	if (IS_ERR(fb))
 		return PTR_ERR(fb);
 	ctx->fallback = fb;

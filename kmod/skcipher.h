@@ -23,7 +23,7 @@
 
 /**
  * struct gpu_aes_tfm_ctx - per-tfm context.
- * @fallback: synchronous software skcipher of the same algorithm.
+ * @fallback: the CPU driver of the same algorithm (skcipher.c).
  * @desc: the algorithm's descriptor (job.h).
  * @key: the key and its key table slot.
  */
@@ -45,6 +45,16 @@ struct gpu_aes_req_ctx {
 	struct skcipher_request *req;
 	struct skcipher_request fallback_req;
 };
+
+/*
+ * The callback of a sub-request to the CPU driver (skciphers and the
+ * AEAD alike), whose data is the job: gpu_aes_job_cpu_done().
+ */
+#ifdef GPU_AES_COMPLETION_TAKES_DATA
+void gpu_aes_fallback_done(void *data, int err);
+#else
+void gpu_aes_fallback_done(struct crypto_async_request *areq, int err);
+#endif
 
 /**
  * gpu_aes_skcipher_register() - register ecb-, ctr- and xts-aes-gpu.

@@ -123,7 +123,8 @@ static int kring_cpu_crypt(struct kring_req *r)
 	return 0;
 }
 
-static int kring_job_cpu_crypt(struct gpu_aes_job *job)
+/* OpenSSL is synchronous: the sub-request's flags change nothing. */
+static int kring_job_cpu_crypt(struct gpu_aes_job *job, u32 flags)
 {
 	struct kring_req *r = kring_job_req(job);
 
