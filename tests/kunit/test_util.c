@@ -7,6 +7,7 @@
 #include <kunit/resource.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "aes_ref.h"
 #include "dispatch.h"
@@ -320,10 +321,10 @@ void gt_use_queue(struct kunit *test, struct fake_helper *h, u32 q)
 	fake_helper_use(h, q);
 }
 
-void gt_wait_algs_tested(struct kunit *test)
+int gt_algs_tested(void)
 {
 	static const char * const drv[] = {
-		"ecb-aes-gpu", "ctr-aes-gpu", "xts-aes-gpu",
+		"ecb-aes-gpu", "cbc-aes-gpu", "ctr-aes-gpu", "xts-aes-gpu",
 	};
 	struct crypto_skcipher *tfm;
 	struct crypto_aead *aead;
@@ -332,12 +333,20 @@ void gt_wait_algs_tested(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(drv); i++) {
 		/* Looking a driver up waits for its self-test larval. */
 		tfm = crypto_alloc_skcipher(drv[i], 0, 0);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm);
+		if (IS_ERR(tfm))
+			return PTR_ERR(tfm);
 		crypto_free_skcipher(tfm);
 	}
 	aead = crypto_alloc_aead("gcm-aes-gpu", 0, 0);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, aead);
+	if (IS_ERR(aead))
+		return PTR_ERR(aead);
 	crypto_free_aead(aead);
+	return 0;
+}
+
+void gt_wait_algs_tested(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, gt_algs_tested(), 0);
 }
 
 struct fake_helper *gt_ring_setup(struct kunit *test, u32 nr_entries)
@@ -369,4 +378,162 @@ void gt_helper_complete_all(struct kunit *test, struct fake_helper *h,
 	fake_helper_publish(h);
 	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), (int)expect);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
+}
+
+/* ---- gcm-aes-gpu ---- */
+
+static void gt_free_aead(void *p)
+{
+	crypto_free_aead(p);
+}
+
+static void gt_free_areq(void *p)
+{
+	aead_request_free(p);
+}
+
+void gt_aead_rekey(struct kunit *test, struct gt_aead *a,
+			  unsigned int klen)
+{
+	get_random_bytes(a->key, klen);
+	a->klen = klen;
+	KUNIT_ASSERT_EQ(test, crypto_aead_setkey(a->tfm, a->key, klen), 0);
+	KUNIT_ASSERT_EQ(test, aesgcm_expandkey(&a->ref, a->key, klen,
+					       a->authsize), 0);
+}
+
+struct gt_aead *gt_aead_new(struct kunit *test, unsigned int klen,
+				   unsigned int authsize)
+{
+	struct gt_aead *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	a->tfm = crypto_alloc_aead("gcm-aes-gpu", 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a->tfm);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_free_aead,
+							a->tfm), 0);
+	KUNIT_ASSERT_EQ(test, crypto_aead_setauthsize(a->tfm, authsize), 0);
+	a->authsize = authsize;
+	gt_aead_rekey(test, a, klen);
+	return a;
+}
+
+static void gt_areq_cb(void *data, int err)
+{
+	struct gt_areq *r = data;
+	int n = atomic_inc_return(&r->nr_events) - 1;
+
+	if (n < GT_MAX_EVENTS)
+		r->events[n] = err;
+	if (err != -EINPROGRESS)
+		complete(&r->done);
+}
+
+static void gt_split(struct scatterlist *sg, u8 *buf, unsigned int len)
+{
+	unsigned int cut = len > 1 ? 1 + get_random_u32_below(len - 1) : len;
+
+	if (cut < len) {
+		sg_init_table(sg, 2);
+		sg_set_buf(&sg[0], buf, cut);
+		sg_set_buf(&sg[1], buf + cut, len - cut);
+	} else {
+		sg_init_one(sg, buf, len);
+	}
+}
+
+struct gt_areq *gt_areq_new(struct kunit *test, struct gt_aead *a,
+				   unsigned int aad_len, unsigned int len,
+				   bool decrypt, u32 flags)
+{
+	struct gt_areq *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	unsigned int as = a->authsize;
+	u8 *text, *tag;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->a = a;
+	r->aad_len = aad_len;
+	r->len = len;
+	r->decrypt = decrypt;
+	r->total = aad_len + len + as;
+	r->in = kunit_kmalloc(test, r->total, GFP_KERNEL);
+	r->out = kunit_kmalloc(test, r->total, GFP_KERNEL);
+	r->expect = kunit_kmalloc(test, r->total, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->in);
+	KUNIT_ASSERT_NOT_NULL(test, r->out);
+	KUNIT_ASSERT_NOT_NULL(test, r->expect);
+	r->aad = r->in;
+	text = r->in + aad_len;
+	tag = text + len;
+	get_random_bytes(r->in, aad_len + len);
+	get_random_bytes(r->iv, sizeof(r->iv));
+	memset(r->out, GT_POISON, r->total);
+	memset(r->expect, GT_POISON, r->total);
+	memset(tag, 0, as);
+	/* The reference, before the plaintext is replaced when decrypting. */
+	aesgcm_encrypt(&a->ref, r->expect + aad_len, text, len, r->aad,
+		       aad_len, r->iv, r->expect + aad_len + len);
+	if (decrypt) {
+		unsigned int k;
+
+		/* in: ciphertext | tag; expect: plaintext, tag area poison. */
+		memcpy(tag, r->expect + aad_len + len, as);
+		for (k = 0; k < len; k++)
+			swap(text[k], r->expect[aad_len + k]);
+		memset(r->expect + aad_len + len, GT_POISON, as);
+	}
+	r->untouched_on_error = true;
+	init_completion(&r->done);
+	atomic_set(&r->nr_events, 0);
+	r->req = aead_request_alloc(a->tfm, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->req);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_free_areq,
+							r->req), 0);
+	gt_split(r->src, r->in, r->total);
+	gt_split(r->dst, r->out, r->total);
+	aead_request_set_callback(r->req, flags, gt_areq_cb, r);
+	aead_request_set_crypt(r->req, r->src, r->dst,
+			       decrypt ? len + as : len, r->iv);
+	aead_request_set_ad(r->req, aad_len);
+	return r;
+}
+
+int gt_areq_start(struct gt_areq *r)
+{
+	r->ret = r->decrypt ? crypto_aead_decrypt(r->req) :
+			      crypto_aead_encrypt(r->req);
+	return r->ret;
+}
+
+void gt_areq_expect(struct kunit *test, struct gt_areq *r, int err)
+{
+	unsigned int n, from = r->aad_len;
+
+	if (r->ret == -EINPROGRESS || r->ret == -EBUSY)
+		KUNIT_ASSERT_TRUE_MSG(test,
+				      wait_for_completion_timeout(&r->done,
+								  60 * HZ),
+				      "request never completed");
+	n = atomic_read(&r->nr_events);
+	if (r->ret == -EINPROGRESS) {
+		KUNIT_EXPECT_EQ(test, n, 1);
+		KUNIT_EXPECT_EQ(test, r->events[0], err);
+	} else if (r->ret == -EBUSY) {
+		KUNIT_EXPECT_EQ(test, n, 2);
+		KUNIT_EXPECT_EQ(test, r->events[0], -EINPROGRESS);
+		KUNIT_EXPECT_EQ(test, r->events[1], err);
+	} else {
+		KUNIT_EXPECT_EQ(test, r->ret, err);
+		KUNIT_EXPECT_EQ(test, n, 0);
+	}
+	if (err) {
+		if (r->untouched_on_error)
+			KUNIT_EXPECT_TRUE(test, !memchr_inv(r->out, GT_POISON,
+							    r->total));
+		return;
+	}
+	/* The AAD is not copied to dst, as aesni and the template do. */
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(r->out, GT_POISON, from));
+	GT_EXPECT_BYTES(test, r->out + from, r->expect + from,
+			r->total - from);
 }

@@ -7,7 +7,9 @@
 #ifndef GPU_AES_KUNIT_TEST_UTIL_H
 #define GPU_AES_KUNIT_TEST_UTIL_H
 
+#include <crypto/aead.h>
 #include <crypto/aes.h>
+#include <crypto/gcm.h>
 #include <crypto/skcipher.h>
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -142,7 +144,12 @@ struct fake_helper *gt_ring_setup_algs(struct kunit *test, u32 algs);
  */
 void gt_use_queue(struct kunit *test, struct fake_helper *h, u32 q);
 
-/* Wait until the driver's algorithms have finished their self-tests. */
+/*
+ * Wait until the driver's algorithms have finished their self-tests: 0,
+ * or the lookup's error (-ELIBBAD: one failed).
+ */
+int gt_algs_tested(void);
+/* The same, asserted. */
 void gt_wait_algs_tested(struct kunit *test);
 
 /*
@@ -157,5 +164,67 @@ void gt_tfm_free(struct kunit *test, struct gt_tfm *t);
 /* Fetch every pending sqe, check the count, compute and post each. */
 void gt_helper_complete_all(struct kunit *test, struct fake_helper *h,
 			    unsigned int expect);
+
+/* ---- gcm-aes-gpu ---- */
+
+/* Bytes a GCM request's @out starts as, and stays where nothing is copied. */
+#define GT_POISON	0x5a
+
+struct gt_aead {
+	struct crypto_aead *tfm;
+	struct aesgcm_ctx ref;
+	u8 key[AES_MAX_KEY_SIZE];
+	unsigned int klen;
+	unsigned int authsize;
+};
+
+/*
+ * One GCM request, out of place: @in is AAD | text | tag (the tag is the
+ * input when decrypting), @out starts as poison and must end as @expect
+ * from the AAD's end on (the AAD itself is not copied).
+ */
+struct gt_areq {
+	struct gt_aead *a;
+	struct aead_request *req;
+	struct scatterlist src[2], dst[2];
+	u8 *in;
+	u8 *out;
+	u8 *expect;
+	u8 *aad;
+	u8 iv[GCM_AES_IV_SIZE];
+	unsigned int aad_len, len, total;
+	bool decrypt;
+	/*
+	 * A failed request left @out alone.  True of the ring, which releases
+	 * nothing of a forgery; the CPU fallback (the gcm template, like every
+	 * kernel gcm) writes the plaintext before it finds the tag wrong.
+	 */
+	bool untouched_on_error;
+	int ret;
+	struct completion done;
+	int events[GT_MAX_EVENTS];
+	atomic_t nr_events;
+};
+
+/* Change the key (random, @klen bytes). */
+void gt_aead_rekey(struct kunit *test, struct gt_aead *a, unsigned int klen);
+/* Allocate "gcm-aes-gpu" with a random key of @klen and @authsize. */
+struct gt_aead *gt_aead_new(struct kunit *test, unsigned int klen,
+			    unsigned int authsize);
+/*
+ * A request of @aad_len and @len random bytes (decrypting: the right tag),
+ * both scatterlists split at random points, with request flags @flags.
+ */
+struct gt_areq *gt_areq_new(struct kunit *test, struct gt_aead *a,
+			    unsigned int aad_len, unsigned int len,
+			    bool decrypt, u32 flags);
+/* Encrypt or decrypt, as it was made. */
+int gt_areq_start(struct gt_areq *r);
+/*
+ * The callbacks its return value promised, ending in @err; on success the
+ * text (and, encrypting, the tag) match, on failure @out is all poison
+ * where the request says so (untouched_on_error).
+ */
+void gt_areq_expect(struct kunit *test, struct gt_areq *r, int err);
 
 #endif /* GPU_AES_KUNIT_TEST_UTIL_H */
