@@ -137,6 +137,12 @@ struct state {
 	 */
 	char order[16][16];
 	size_t norder;
+	/*
+	 * The driver each of those runs on when it keeps a request on the
+	 * CPU (the second column of dispatch/cpu_drivers; "-" until a tfm
+	 * of it was made).
+	 */
+	char cpu_driver[16][128];
 	double uptime;		/* /proc/uptime: CLOCK_BOOTTIME seconds */
 	double now;		/* CLOCK_REALTIME seconds */
 	struct helper_file hf;
@@ -184,8 +190,18 @@ struct alg_view {
 	const struct calg *best_other;	/* the best non-gpu_aes driver */
 };
 size_t state_algs(const struct state *s, struct alg_view *out, size_t max);
-/* The best driver for @name (cra_name) not from module gpu_aes. */
+/*
+ * The best driver for @name (cra_name) that is neither gpu_aes's nor a
+ * template instance built over one of them: what a lookup would get
+ * without gpu_aes, the driver it displaced.
+ */
 const struct calg *state_best_other(const struct state *s, const char *name);
+/*
+ * The CPU driver of the module's algorithm @name ("xts(aes)") from
+ * dispatch/cpu_drivers: NULL where the module does not list it or has
+ * made no tfm of it yet.
+ */
+const char *state_cpu_driver(const struct state *s, const char *name);
 const struct calg *state_find_driver(const struct state *s,
 				     const char *driver);
 

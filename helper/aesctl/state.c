@@ -271,21 +271,28 @@ static void read_crypto(const struct ctl *c, struct state *s)
 }
 
 /*
- * The module's algorithms, in its order: the first word of each line of
- * dispatch/cpu_drivers.  None when the module has no such file.
+ * The module's algorithms, in its order, and their CPU drivers: the two
+ * words of each line of dispatch/cpu_drivers.  None when the module has
+ * no such file.
  */
 static void read_order(const struct ctl *c, struct state *s)
 {
-	char path[2048], line[256], word[16];
+	char path[2048], line[256], word[16], driver[128];
 	FILE *f = fopen(ctl_path(c, path, sizeof(path),
 				 "/sys/class/misc/gpu_aes/dispatch/cpu_drivers"),
 			"re");
+	int n;
 
 	s->norder = 0;
-	while (f && s->norder < 16 && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%15s", word) == 1)
-			snprintf(s->order[s->norder++], sizeof(s->order[0]),
-				 "%s", word);
+	while (f && s->norder < 16 && fgets(line, sizeof(line), f)) {
+		n = sscanf(line, "%15s %127s", word, driver);
+		if (n < 1)
+			continue;
+		snprintf(s->order[s->norder], sizeof(s->order[0]), "%s", word);
+		snprintf(s->cpu_driver[s->norder], sizeof(s->cpu_driver[0]),
+			 "%s", n == 2 ? driver : "-");
+		s->norder++;
+	}
 	if (f)
 		fclose(f);
 }
@@ -406,7 +413,9 @@ static const struct calg *best(const struct state *s, const char *name,
 
 		if (strcmp(a->name, name) != 0 || !usable(a))
 			continue;
-		if (others_only && strcmp(a->module, "gpu_aes") == 0)
+		/* Ours, or an instance built over ours (xts(ecb-aes-gpu)). */
+		if (others_only && (strcmp(a->module, "gpu_aes") == 0 ||
+				    strstr(a->driver, "aes-gpu")))
 			continue;
 		/* Ties: the kernel keeps the first it meets, as here. */
 		if (!b || a->priority > b->priority)
@@ -418,6 +427,20 @@ static const struct calg *best(const struct state *s, const char *name,
 const struct calg *state_best_other(const struct state *s, const char *name)
 {
 	return best(s, name, 1);
+}
+
+const char *state_cpu_driver(const struct state *s, const char *name)
+{
+	size_t i, n;
+
+	for (i = 0; i < s->norder; i++) {
+		n = strlen(s->order[i]);
+		if (!strncmp(name, s->order[i], n) &&
+		    !strcmp(name + n, "(aes)"))
+			return strcmp(s->cpu_driver[i], "-") ?
+			       s->cpu_driver[i] : NULL;
+	}
+	return NULL;
 }
 
 const struct calg *state_find_driver(const struct state *s,
@@ -708,7 +731,9 @@ static void helper_problems(struct state *s, long long pid)
 void state_problems(struct state *s)
 {
 	struct alg_view av[16];
+	const struct calg *x;
 	const struct kv *mode;
+	const char *cpu;
 	size_t i, n;
 	char t[64], age[64];
 	long long v;
@@ -762,6 +787,12 @@ void state_problems(struct state *s)
 				"%s: lookups get %s (priority %d), not %s (priority %d)",
 				o->name, w->driver, w->priority, o->driver,
 				o->priority);
+		cpu = state_cpu_driver(s, o->name);
+		x = av[i].best_other;
+		if (cpu && x && strcmp(cpu, x->driver) != 0)
+			problem(s, "warning",
+				"%s: requests gpu_aes keeps on the CPU run on %s, but without gpu_aes a lookup gets %s (priority %d): they cost more than before it was installed",
+				o->name, cpu, x->driver, x->priority);
 	}
 
 	v = kv_value(&s->stats, "rejected_completions", 0);

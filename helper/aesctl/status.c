@@ -280,6 +280,26 @@ static void text_algs(const struct state *s)
 		printf("  %-10s %-13s %8d  %-8s %6d  %s\n", o->name, o->driver,
 		       o->priority, o->selftest, o->refcnt, look);
 	}
+	printf("\nCPU path (dispatch/cpu_drivers): where gpu_aes runs what it keeps on the CPU\n");
+	printf("    %-10s %-24s %s\n", "name", "driver",
+	       "the driver lookups got without gpu_aes");
+	for (i = 0; i < n; i++) {
+		const char *cpu = state_cpu_driver(s, av[i].ours->name);
+		const struct calg *x = av[i].best_other;
+		char same[200];
+
+		if (!cpu)
+			snprintf(same, sizeof(same), "unknown (no request yet)");
+		else if (!x)
+			snprintf(same, sizeof(same), "none in /proc/crypto");
+		else if (!strcmp(cpu, x->driver))
+			snprintf(same, sizeof(same), "yes, the same");
+		else
+			snprintf(same, sizeof(same), "NO: %s (priority %d)",
+				 x->driver, x->priority);
+		printf("    %-10s %-24s %s\n", av[i].ours->name,
+		       cpu ? cpu : "-", same);
+	}
 }
 
 static void text_counters(const struct state *s)
@@ -412,6 +432,7 @@ static void json_status(const struct state *s)
 	size_t i, n = state_algs(s, av, 16);
 	long long attached = kv_value(&s->status, "attached", 0);
 	char parts[64][64], name[96];
+	const char *cpu;
 	struct json_object *doc = json_object_new_object();
 	struct json_object *o, *h, *f, *a, *tot, *part = NULL;
 	struct totals t;
@@ -466,6 +487,16 @@ static void json_status(const struct state *s)
 		jo_bool(o, "selected", av[i].winner == av[i].ours);
 		json_calg(o, "lookup", av[i].winner);
 		json_calg(o, "best_other", av[i].best_other);
+		cpu = state_cpu_driver(s, av[i].ours->name);
+		if (cpu)
+			jo_str(o, "cpu_driver", cpu);
+		else
+			jo_null(o, "cpu_driver");
+		if (cpu && av[i].best_other)
+			jo_bool(o, "cpu_driver_displaced",
+				!strcmp(cpu, av[i].best_other->driver));
+		else
+			jo_null(o, "cpu_driver_displaced");
 	}
 
 	json_kvs(doc, "counters", &s->stats);

@@ -165,6 +165,9 @@ def proc_crypto(xts_rival=0, gcm_selftest="passed"):
          crypto_entry("__gcm(aes)", "__generic-gcm-aesni", "aesni_intel", 400,
                       "aead", internal="yes"),
          crypto_entry("xts(aes)", "xts-aes-aesni", "aesni_intel", 401),
+         crypto_entry("xts(aes)", "xts-aes-vaes-avx10_512", "aesni_intel", 800),
+         # Built over ours: never what gpu_aes displaced.
+         crypto_entry("xts(aes)", "xts(ecb-aes-gpu)", "kernel", 1500),
          crypto_entry("ctr(aes)", "ctr-aes-aesni", "aesni_intel", 400),
          crypto_entry("ecb(aes)", "ecb-aes-aesni", "aesni_intel", 401),
          crypto_entry("aes", "aes-generic", "kernel", 100, "cipher")]
@@ -186,7 +189,8 @@ DISPATCH_FILES = {
 
 
 def make_root(attached=True, stalled=False, helper=True, doc=None,
-              crypto=None, counters=None, module=True, params=None):
+              crypto=None, counters=None, module=True, params=None,
+              dispatch=None):
     root = tempfile.mkdtemp(prefix="aesctl-root.")
     if module:
         os.makedirs(f"{root}/sys/module/gpu_aes/parameters")
@@ -205,7 +209,7 @@ def make_root(attached=True, stalled=False, helper=True, doc=None,
                 with open(f"{root}/sys/class/misc/gpu_aes/{d}/{k}", "w") as f:
                     f.write(f"{v}\n")
         os.makedirs(f"{root}/sys/class/misc/gpu_aes/dispatch")
-        for k, v in DISPATCH_FILES.items():
+        for k, v in (dispatch or DISPATCH_FILES).items():
             with open(f"{root}/sys/class/misc/gpu_aes/dispatch/{k}", "w") as f:
                 f.write(v)
     os.makedirs(f"{root}/proc")
@@ -305,6 +309,11 @@ def test_status():
     check("status: algorithms in ecb, ctr, xts, gcm order",
           [l.split()[0] for l in out.splitlines() if re.match(r"  \w+\(aes\) ", l)] ==
           ["ecb(aes)", "ctr(aes)", "xts(aes)", "gcm(aes)"], out)
+    check("status: the CPU path of each algorithm, and whether it is the displaced driver",
+          "    ecb(aes)   -                        unknown (no request yet)\n"
+          "    ctr(aes)   -                        unknown (no request yet)\n"
+          "    xts(aes)   xts-aes-vaes-avx10_512   yes, the same\n"
+          "    gcm(aes)   generic-gcm-aesni        yes, the same\n" in out, out)
     p = problems_text(out)
     check("status: problem 'no GPU' for the cpu backend", "warning: no GPU: the helper runs the cpu backend" in p, p)
     check("status: no other problem", len([l for l in p.splitlines() if l.strip()]) == 1, p)
@@ -342,9 +351,14 @@ def test_status_json():
     check("status --json: four algorithms, all selected",
           sorted(algs) == ["ctr(aes)", "ecb(aes)", "gcm(aes)", "xts(aes)"]
           and all(a["selected"] for a in algs.values()), j["algorithms"])
-    check("status --json: best other of xts(aes) is xts-aes-aesni 401",
-          algs["xts(aes)"]["best_other"] == {"driver": "xts-aes-aesni",
-                                             "module": "aesni_intel", "priority": 401})
+    check("status --json: best other of xts(aes) is xts-aes-vaes-avx10_512 800, not one over ours",
+          algs["xts(aes)"]["best_other"] == {"driver": "xts-aes-vaes-avx10_512",
+                                             "module": "aesni_intel", "priority": 800})
+    check("status --json: the CPU drivers, and whether each is the displaced one",
+          [(algs[n]["cpu_driver"], algs[n]["cpu_driver_displaced"])
+           for n in ("ecb(aes)", "ctr(aes)", "xts(aes)", "gcm(aes)")] ==
+          [(None, None), (None, None), ("xts-aes-vaes-avx10_512", True),
+           ("generic-gcm-aesni", True)], j["algorithms"])
     t = j["totals"]
     check("status --json: totals", t["requests"] == {"ring": 1000, "cpu": 74, "total": 1074}
           and t["ring_by_algorithm"] == {"ctr": 200, "ecb": 100, "gcm": 400, "xts": 300}
@@ -391,6 +405,16 @@ def test_problems():
         ("xts lookup lost", dict(crypto=proc_crypto(xts_rival=2000)),
          ["xts(aes): lookups get xts-aes-vaes-avx512 (priority 2000), not xts-aes-gpu (priority 1500)"],
          "xts-aes-vaes-avx512 (priority 2000), not ours"),
+        ("CPU driver not the displaced one",
+         dict(dispatch=dict(DISPATCH_FILES, cpu_drivers="ecb -\nctr -\nxts xts(ecb(aes-aesni))\n"
+                            "gcm gcm_base(ctr(aes-aesni),ghash-generic)\n")),
+         ["warning: xts(aes): requests gpu_aes keeps on the CPU run on xts(ecb(aes-aesni)), "
+          "but without gpu_aes a lookup gets xts-aes-vaes-avx10_512 (priority 800): "
+          "they cost more than before it was installed",
+          "warning: gcm(aes): requests gpu_aes keeps on the CPU run on "
+          "gcm_base(ctr(aes-aesni),ghash-generic), but without gpu_aes a lookup gets "
+          "generic-gcm-aesni (priority 400)"],
+         "    xts(aes)   xts(ecb(aes-aesni))      NO: xts-aes-vaes-avx10_512 (priority 800)"),
         ("gcm self-test failed", dict(crypto=proc_crypto(gcm_selftest="unknown")),
          ["error: gcm-aes-gpu: self-test unknown"], None),
         ("counters", dict(counters=dict(COUNTERS, rejected_completions=5, timeouts=2, helper_errors=1)),
