@@ -33,8 +33,9 @@
 #include "stats.h"
 
 /**
- * struct gpu_aes_dispatch_pcpu - one CPU's estimates and decision state.
- * @cpu_ns: the CPU driver's cost, ns per KiB, per algorithm and class.
+ * struct gpu_aes_dispatch_pcpu - one CPU's estimates and decision state,
+ *	per algorithm and direction (gpu_aes_op_row()) and size class.
+ * @cpu_ns: the CPU driver's cost, ns per KiB.
  * @submit_ns: the ring's cost on the submitting CPU (reservation, copy
  *	in, posting), ns per KiB.
  * @ring_chosen: the last cost decision was the ring (hysteresis).
@@ -53,12 +54,12 @@
  * @sat_wall_us: wall time at that sample.
  */
 struct gpu_aes_dispatch_pcpu {
-	u32 cpu_ns[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
-	u32 submit_ns[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
-	u8 ring_chosen[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
-	u8 repeat[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
-	u8 last[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
-	bool last_lone[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES];
+	u32 cpu_ns[GPU_AES_NR_OPS][GPU_AES_NR_CLASSES];
+	u32 submit_ns[GPU_AES_NR_OPS][GPU_AES_NR_CLASSES];
+	u8 ring_chosen[GPU_AES_NR_OPS][GPU_AES_NR_CLASSES];
+	u8 repeat[GPU_AES_NR_OPS][GPU_AES_NR_CLASSES];
+	u8 last[GPU_AES_NR_OPS][GPU_AES_NR_CLASSES];
+	bool last_lone[GPU_AES_NR_OPS][GPU_AES_NR_CLASSES];
 	u32 decisions;
 	u32 since_explore;
 	u32 depth16;
@@ -72,17 +73,23 @@ struct gpu_aes_dispatch_pcpu {
 static DEFINE_PER_CPU(struct gpu_aes_dispatch_pcpu, gpu_aes_dispatch_pcpu);
 
 /*
- * What completing a request costs each queue's reapers (ns per KiB), and
- * how long a request posted alone takes on the ring, submission to
- * callback (ns, per algorithm and class: a property of the helper and
- * the GPU, not of a queue).  Written by reapers only.
+ * What completing a request costs each queue's reapers (ns per KiB), how
+ * fast the ring drains each queue while it is backed up (wall ns per KiB
+ * completed, from one reap to the next, counted only from a reap that
+ * left the queue backed up: in flight only grows between reaps, so the
+ * ring had that queue's work waiting all along), and how long a request
+ * posted alone takes on the ring, submission to callback (ns, per
+ * algorithm, direction and class: a property of the helper and the GPU,
+ * not of a queue).  Written by reapers only.
  */
 struct gpu_aes_dispatch_queue {
 	u32 complete_ns_per_kib;
+	u32 drain_ns_per_kib;
+	u64 backed_since;
 } ____cacheline_aligned_in_smp;
 
 static struct gpu_aes_dispatch_queue gpu_aes_dispatch_queues[GPU_AES_MAX_QUEUES];
-static u32 gpu_aes_lone_ns[GPU_AES_NR_ALGS][GPU_AES_NR_CLASSES]
+static u32 gpu_aes_lone_ns[GPU_AES_NR_OPS][GPU_AES_NR_CLASSES]
 	____cacheline_aligned_in_smp;
 
 /* The CPU driver each algorithm's tfms fall back to, for sysfs. */
@@ -115,13 +122,13 @@ static bool gpu_aes_dispatch_repeats(void)
 	       READ_ONCE(gpu_aes_dispatch_test.repeat);
 }
 
-void gpu_aes_dispatch_test_set(unsigned int alg, unsigned int class,
+void gpu_aes_dispatch_test_set(unsigned int op, unsigned int class,
 			       u32 cpu_ns_per_kib, u32 submit_ns_per_kib)
 {
 	struct gpu_aes_dispatch_pcpu *pc = raw_cpu_ptr(&gpu_aes_dispatch_pcpu);
 
-	pc->cpu_ns[alg][class] = cpu_ns_per_kib;
-	pc->submit_ns[alg][class] = submit_ns_per_kib;
+	pc->cpu_ns[op][class] = cpu_ns_per_kib;
+	pc->submit_ns[op][class] = submit_ns_per_kib;
 }
 
 void gpu_aes_dispatch_test_set_complete(u32 q, u32 complete_ns_per_kib)
@@ -130,10 +137,16 @@ void gpu_aes_dispatch_test_set_complete(u32 q, u32 complete_ns_per_kib)
 		   complete_ns_per_kib);
 }
 
-void gpu_aes_dispatch_test_set_lone(unsigned int alg, unsigned int class,
+void gpu_aes_dispatch_test_set_drain(u32 q, u32 drain_ns_per_kib)
+{
+	WRITE_ONCE(gpu_aes_dispatch_queues[q].drain_ns_per_kib,
+		   drain_ns_per_kib);
+}
+
+void gpu_aes_dispatch_test_set_lone(unsigned int op, unsigned int class,
 				    u32 lone_ns)
 {
-	WRITE_ONCE(gpu_aes_lone_ns[alg][class], lone_ns);
+	WRITE_ONCE(gpu_aes_lone_ns[op][class], lone_ns);
 }
 
 u32 gpu_aes_dispatch_test_complete(u32 q)
@@ -141,9 +154,14 @@ u32 gpu_aes_dispatch_test_complete(u32 q)
 	return READ_ONCE(gpu_aes_dispatch_queues[q].complete_ns_per_kib);
 }
 
-u32 gpu_aes_dispatch_test_lone(unsigned int alg, unsigned int class)
+u32 gpu_aes_dispatch_test_lone(unsigned int op, unsigned int class)
 {
-	return READ_ONCE(gpu_aes_lone_ns[alg][class]);
+	return READ_ONCE(gpu_aes_lone_ns[op][class]);
+}
+
+u32 gpu_aes_dispatch_test_drain(u32 q)
+{
+	return READ_ONCE(gpu_aes_dispatch_queues[q].drain_ns_per_kib);
 }
 
 void gpu_aes_dispatch_test_reset(void)
@@ -237,6 +255,19 @@ static bool gpu_aes_load_rule_pays(const struct gpu_aes_dispatch_in *in)
 				      in->cpu_ns_per_kib / GPU_AES_LOAD_COST_DIV;
 }
 
+/*
+ * The ring drains the request's queue more slowly than this CPU computes
+ * the request's class, by 1/8 (a tie does not flap): with the queue
+ * backed up, a request the CPU runs now is done sooner than one waiting
+ * its turn, and the ring stays as busy as before.  Unknown: not.
+ */
+static bool gpu_aes_ring_is_bottleneck(const struct gpu_aes_dispatch_in *in)
+{
+	return in->drain_ns_per_kib &&
+	       in->drain_ns_per_kib > in->cpu_ns_per_kib +
+				      in->cpu_ns_per_kib / 8;
+}
+
 enum gpu_aes_choice gpu_aes_dispatch_choose(const struct gpu_aes_dispatch_in *in)
 {
 	bool ring_better;
@@ -258,9 +289,16 @@ enum gpu_aes_choice gpu_aes_dispatch_choose(const struct gpu_aes_dispatch_in *in
 	else
 		ring_better = in->ring_ns_per_kib + in->ring_ns_per_kib / 8 <
 			      in->cpu_ns_per_kib;
-	if (ring_better)
+	if (ring_better) {
+		/*
+		 * Cheaper, but the bottleneck: the CPU takes what the ring
+		 * cannot absorb (dispatch.h, the load rule's mirror).
+		 */
+		if (in->backed_up && gpu_aes_ring_is_bottleneck(in))
+			return GPU_AES_CHOOSE_CPU_LOAD;
 		return in->explore ? GPU_AES_CHOOSE_CPU_EXPLORE :
 				     GPU_AES_CHOOSE_RING_COST;
+	}
 	/*
 	 * Costlier in all, but a saturated CPU sheds the request for less
 	 * than running it costs, and the rest happens on CPUs that were idle
@@ -422,6 +460,8 @@ static u32 gpu_aes_explore_ratio(const struct gpu_aes_dispatch_in *in,
 
 	if (choice == GPU_AES_CHOOSE_RING_LOAD)
 		return 1;	/* never flipped: costs within 5/4 anyway */
+	if (choice == GPU_AES_CHOOSE_CPU_LOAD)
+		return 1;	/* never flipped: the ring is full of work */
 	if (!in->ring_ns_per_kib || !in->cpu_ns_per_kib ||
 	    (in->lone && !in->ring_lone_ns))
 		return 0;
@@ -474,7 +514,8 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 					  struct gpu_aes_dispatch_pcpu *pc,
 					  struct gpu_aes_dispatch_in *in)
 {
-	unsigned int a = gpu_aes_alg_row(job->desc), c = gpu_aes_size_class(bytes);
+	unsigned int a = gpu_aes_op_row(job->desc, job->dir);
+	unsigned int c = gpu_aes_size_class(bytes);
 	struct gpu_aes_queue *q = gpu_aes_ring_queue(ring);
 	unsigned long now;
 	u32 submit, complete, depth;
@@ -516,6 +557,8 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 	if (submit && complete)
 		in->ring_ns_per_kib = gpu_aes_ring_cost(submit, complete, ring);
 	in->ring_lone_ns = gpu_aes_borrow(gpu_aes_lone_ns[a], c);
+	in->drain_ns_per_kib =
+		READ_ONCE(gpu_aes_dispatch_queues[q->id].drain_ns_per_kib);
 	in->ring_was_chosen = pc->ring_chosen[a][c];
 	in->saturated = gpu_aes_cpu_saturated(pc, now);
 	choice = gpu_aes_dispatch_choose(in);
@@ -531,6 +574,17 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 		if (in->headroom)
 			choice = gpu_aes_dispatch_choose(in);
 	}
+	/*
+	 * Its mirror reads the queue's fill only for a cost decision for
+	 * the ring where the ring drains this queue more slowly than this
+	 * CPU computes.
+	 */
+	if (choice == GPU_AES_CHOOSE_RING_COST &&
+	    gpu_aes_ring_is_bottleneck(in)) {
+		in->backed_up = !gpu_aes_ring_headroom(ring, q, bytes);
+		if (in->backed_up)
+			choice = gpu_aes_dispatch_choose(in);
+	}
 	if (gpu_aes_explore_due(pc, in, choice, now)) {
 		in->explore = true;
 		choice = gpu_aes_dispatch_choose(in);
@@ -540,11 +594,12 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 	else if (choice == GPU_AES_CHOOSE_CPU_COST)
 		pc->ring_chosen[a][c] = 0;
 	/*
-	 * Not repeated: an exploration, and what the load rule decided or
-	 * could decide next, which weighs the queue's fill each request
-	 * changes.
+	 * Not repeated: an exploration, and what the load rule or its
+	 * mirror decided or could decide next, which weighs the queue's
+	 * fill each request changes.
 	 */
-	repeatable = choice == GPU_AES_CHOOSE_RING_COST ||
+	repeatable = (choice == GPU_AES_CHOOSE_RING_COST &&
+		      !gpu_aes_ring_is_bottleneck(in)) ||
 		     choice == GPU_AES_CHOOSE_RING_LONE ||
 		     choice == GPU_AES_CHOOSE_CPU_LONE ||
 		     (choice == GPU_AES_CHOOSE_CPU_COST &&
@@ -559,7 +614,8 @@ static enum gpu_aes_choice gpu_aes_decide(struct gpu_aes_ring *ring,
 static int gpu_aes_dispatch_cpu(struct gpu_aes_job *job, u64 bytes,
 				struct gpu_aes_dispatch_pcpu *pc, bool timed)
 {
-	unsigned int a = gpu_aes_alg_row(job->desc), c = gpu_aes_size_class(bytes);
+	unsigned int a = gpu_aes_op_row(job->desc, job->dir);
+	unsigned int c = gpu_aes_size_class(bytes);
 	u64 t0;
 	int err;
 
@@ -586,6 +642,7 @@ static const enum gpu_aes_fallback_reason gpu_aes_cpu_choice_reason[] = {
 	[GPU_AES_CHOOSE_CPU_LONE] = GPU_AES_FB_POLICY_LONE,
 	[GPU_AES_CHOOSE_CPU_FORCED] = GPU_AES_FB_POLICY_FORCED,
 	[GPU_AES_CHOOSE_CPU_EXPLORE] = GPU_AES_FB_POLICY_EXPLORE,
+	[GPU_AES_CHOOSE_CPU_LOAD] = GPU_AES_FB_POLICY_LOAD,
 };
 
 int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
@@ -593,7 +650,8 @@ int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 {
 	/* A hint: the estimates tolerate a preemption in between. */
 	struct gpu_aes_dispatch_pcpu *pc = raw_cpu_ptr(&gpu_aes_dispatch_pcpu);
-	unsigned int a = gpu_aes_alg_row(job->desc), c = gpu_aes_size_class(bytes);
+	unsigned int a = gpu_aes_op_row(job->desc, job->dir);
+	unsigned int c = gpu_aes_size_class(bytes);
 	u32 n = ++pc->decisions;
 	bool timed = !(n % GPU_AES_SAMPLE_EVERY);
 	enum gpu_aes_fallback_reason why;
@@ -649,28 +707,46 @@ static void gpu_aes_dispatch_attached(u32 nr_queues)
 {
 	u32 i;
 
-	/* A new helper: completion costs of its own. */
-	for (i = 0; i < nr_queues && i < GPU_AES_MAX_QUEUES; i++)
+	/* A new helper: completion costs and pace of its own. */
+	for (i = 0; i < nr_queues && i < GPU_AES_MAX_QUEUES; i++) {
 		WRITE_ONCE(gpu_aes_dispatch_queues[i].complete_ns_per_kib, 0);
+		WRITE_ONCE(gpu_aes_dispatch_queues[i].drain_ns_per_kib, 0);
+		WRITE_ONCE(gpu_aes_dispatch_queues[i].backed_since, 0);
+	}
 }
 
-static void gpu_aes_dispatch_completed(const struct gpu_aes_queue *q, u64 ns,
+static void gpu_aes_dispatch_completed(struct gpu_aes_queue *q, u64 ns,
 				       u64 bytes)
 {
-	u32 *mean = &gpu_aes_dispatch_queues[q->id].complete_ns_per_kib;
+	struct gpu_aes_dispatch_queue *dq = &gpu_aes_dispatch_queues[q->id];
+	u64 now, since;
 
 	if (!bytes || gpu_aes_dispatch_frozen())
 		return;
-	/* Concurrent reapers may lose an update: it is a mean. */
-	WRITE_ONCE(*mean, gpu_aes_ewma(READ_ONCE(*mean),
-				       gpu_aes_ns_per_kib(ns, bytes)));
+	/* Concurrent reapers may lose an update: they are means. */
+	WRITE_ONCE(dq->complete_ns_per_kib,
+		   gpu_aes_ewma(READ_ONCE(dq->complete_ns_per_kib),
+				gpu_aes_ns_per_kib(ns, bytes)));
+	/*
+	 * The ring's pace on this queue, from a reap that left it backed up
+	 * to this one: all that time it had this queue's work waiting.
+	 */
+	now = ktime_get_ns();
+	since = READ_ONCE(dq->backed_since);
+	if (since && now > since)
+		WRITE_ONCE(dq->drain_ns_per_kib,
+			   gpu_aes_ewma(READ_ONCE(dq->drain_ns_per_kib),
+					gpu_aes_ns_per_kib(now - since, bytes)));
+	WRITE_ONCE(dq->backed_since,
+		   gpu_aes_ring_headroom(q->ring, q, 0) ? 0 : now);
 }
 
 static void gpu_aes_dispatch_lone_completed(const struct gpu_aes_job *job,
 					    u64 ns)
 {
 	u64 bytes = (u64)job->len + job->aad_len;
-	u32 *mean = &gpu_aes_lone_ns[gpu_aes_alg_row(job->desc)][gpu_aes_size_class(bytes)];
+	u32 *mean = &gpu_aes_lone_ns[gpu_aes_op_row(job->desc, job->dir)]
+				    [gpu_aes_size_class(bytes)];
 
 	if (gpu_aes_dispatch_frozen())
 		return;
@@ -740,12 +816,16 @@ static const char *gpu_aes_choice_word(struct gpu_aes_dispatch_in *in,
 								      "cpu";
 }
 
+/* The longest line gpu_aes_dispatch_show() writes, and some. */
+#define GPU_AES_SHOW_LINE_MAX	72
+
 ssize_t gpu_aes_dispatch_show(char *buf)
 {
 	struct gpu_aes_ring *ring = &gpu_aes_ring;
 	struct gpu_aes_mean comp = {};
 	u32 nq = READ_ONCE(ring->nr_queues), helper, cpu_ns, ring_ns, lone;
-	unsigned int a, c;
+	const struct gpu_aes_alg_desc *d;
+	unsigned int op, c;
 	ssize_t len;
 	int cpu;
 	u32 i;
@@ -755,33 +835,36 @@ ssize_t gpu_aes_dispatch_show(char *buf)
 				 READ_ONCE(gpu_aes_dispatch_queues[i].complete_ns_per_kib));
 	helper = READ_ONCE(ring->helper_ns_per_kib);
 	len = sysfs_emit(buf, "alg bytes cpu_ns_per_kib ring_ns_per_kib %s\n",
-			 "ring_lone_us auto auto_lone");
-	for (a = 0; a < GPU_AES_NR_ALGS; a++) {
-		for (c = 0; gpu_aes_alg_descs[a] && c < GPU_AES_NR_CLASSES; c++) {
+			 "ring_lone_us auto auto_lone dir");
+	for (op = 0; op < GPU_AES_NR_OPS; op++) {
+		d = gpu_aes_alg_descs[op / 2];
+		for (c = 0; d && c < GPU_AES_NR_CLASSES; c++) {
 			struct gpu_aes_mean cm = {}, sm = {};
 			struct gpu_aes_dispatch_in in = {
 				.mode = GPU_AES_DISPATCH_AUTO,
 			};
 
+			/* A page holds every row of today's algorithms. */
+			if (len > (ssize_t)(PAGE_SIZE - GPU_AES_SHOW_LINE_MAX))
+				return len;
 			for_each_possible_cpu(cpu) {
 				struct gpu_aes_dispatch_pcpu *pc =
 					per_cpu_ptr(&gpu_aes_dispatch_pcpu, cpu);
 
-				gpu_aes_mean_add(&cm, READ_ONCE(pc->cpu_ns[a][c]));
+				gpu_aes_mean_add(&cm, READ_ONCE(pc->cpu_ns[op][c]));
 				gpu_aes_mean_add(&sm,
-						 READ_ONCE(pc->submit_ns[a][c]));
+						 READ_ONCE(pc->submit_ns[op][c]));
 			}
 			cpu_ns = gpu_aes_mean_of(&cm);
 			ring_ns = gpu_aes_mean_of(&sm) && gpu_aes_mean_of(&comp) ?
 				  gpu_aes_mean_of(&sm) + gpu_aes_mean_of(&comp) +
 				  helper : 0;
-			lone = READ_ONCE(gpu_aes_lone_ns[a][c]);
+			lone = READ_ONCE(gpu_aes_lone_ns[op][c]);
 			in.bytes = 256ULL << (2 * c);
 			in.cpu_ns_per_kib = cpu_ns;
 			in.ring_ns_per_kib = ring_ns;
 			in.ring_lone_ns = lone;
-			len += sysfs_emit_at(buf, len, "%s %llu ",
-					     gpu_aes_alg_descs[a]->name,
+			len += sysfs_emit_at(buf, len, "%s %llu ", d->name,
 					     in.bytes);
 			len += cpu_ns ? sysfs_emit_at(buf, len, "%u ", cpu_ns) :
 					sysfs_emit_at(buf, len, "- ");
@@ -792,8 +875,9 @@ ssize_t gpu_aes_dispatch_show(char *buf)
 				      sysfs_emit_at(buf, len, "- ");
 			len += sysfs_emit_at(buf, len, "%s ",
 					     gpu_aes_choice_word(&in, false));
-			len += sysfs_emit_at(buf, len, "%s\n",
-					     gpu_aes_choice_word(&in, true));
+			len += sysfs_emit_at(buf, len, "%s %s\n",
+					     gpu_aes_choice_word(&in, true),
+					     op % 2 ? "dec" : "enc");
 		}
 	}
 	return len;

@@ -26,7 +26,17 @@
  *    CPUs to run the helper on, the ring has headroom, posting costs this
  *    CPU less than running the request and the ring costs at most a
  *    quarter more than the CPU in all: a consumer bound by one CPU then
- *    gains throughput from idle ones for little CPU (the load rule).
+ *    gains throughput from idle ones for little CPU (the load rule);
+ *  - and the mirror image, where the ring is the bottleneck: the ring
+ *    costs less, but its queue has no headroom and the ring drains that
+ *    queue more slowly than this CPU computes the request's class: the
+ *    CPU runs it, so the consumer gets the ring's throughput and the
+ *    CPU's both, and never less than the CPU driver's alone (the load
+ *    rule too: where the GPU is the slower path for a class, as for CBC
+ *    encryption against a CPU with AES instructions, work goes to the
+ *    path that keeps up).  Where the ring drains a queue faster than its
+ *    CPU would, a request waits for it instead: more CPU would buy less
+ *    than it costs.
  * A decision now and then goes the other way, so neither estimate goes
  * stale: at most one in GPU_AES_EXPLORE_EVERY times the cost ratio of the
  * two paths, so exploring costs at most about 1/GPU_AES_EXPLORE_EVERY of
@@ -47,6 +57,20 @@ struct gpu_aes_ring_observer;
 
 /* Size classes: [256, 1K), [1K, 4K), ... [256K, 1M), 1M and up. */
 #define GPU_AES_NR_CLASSES	7
+
+/*
+ * Estimates are kept per algorithm and direction: the two can cost
+ * opposite things (CBC encryption is one chain per request, decryption
+ * runs every block at once, on the CPU and on the GPU alike).
+ */
+#define GPU_AES_NR_OPS		(2 * GPU_AES_NR_ALGS)
+
+/* The row of @d in direction @dir (enum gpu_aes_dir) of the estimates. */
+static inline unsigned int gpu_aes_op_row(const struct gpu_aes_alg_desc *d,
+					  u8 dir)
+{
+	return 2 * gpu_aes_alg_row(d) + (dir == GPU_AES_DIR_DECRYPT);
+}
 
 enum gpu_aes_dispatch_mode {
 	GPU_AES_DISPATCH_AUTO,
@@ -71,6 +95,8 @@ extern int gpu_aes_dispatch;
  *	(or the ring's latency is not known yet).
  * @GPU_AES_CHOOSE_CPU_FORCED: the CPU, dispatch=cpu.
  * @GPU_AES_CHOOSE_CPU_EXPLORE: the CPU, to measure it.
+ * @GPU_AES_CHOOSE_CPU_LOAD: the CPU, the ring is backed up and drains
+ *	the queue more slowly than this CPU computes.
  */
 enum gpu_aes_choice {
 	GPU_AES_CHOOSE_RING_COST,
@@ -82,6 +108,7 @@ enum gpu_aes_choice {
 	GPU_AES_CHOOSE_CPU_LONE,
 	GPU_AES_CHOOSE_CPU_FORCED,
 	GPU_AES_CHOOSE_CPU_EXPLORE,
+	GPU_AES_CHOOSE_CPU_LOAD,
 };
 
 static inline bool gpu_aes_choice_is_ring(enum gpu_aes_choice c)
@@ -100,6 +127,8 @@ static inline bool gpu_aes_choice_is_ring(enum gpu_aes_choice c)
  *	0 if not known.
  * @ring_lone_ns: how long a request alone on its queue takes on the ring,
  *	from submission to its callback, 0 if not known.
+ * @drain_ns_per_kib: how fast the ring drained the request's queue while
+ *	it was backed up (wall time per KiB completed), 0 if not known.
  * @ring_was_chosen: the last cost decision for this class was the ring
  *	(hysteresis).
  * @lone: nothing else in flight or waiting on the request's queue.
@@ -108,6 +137,8 @@ static inline bool gpu_aes_choice_is_ring(enum gpu_aes_choice c)
  *	the time lately: there is CPU for the helper to run on.
  * @headroom: the ring's queue has room for the request within the load
  *	rule's bound (GPU_AES_HEADROOM_MAX).
+ * @backed_up: it has none: more is in flight there than the ring drains
+ *	in GPU_AES_HEADROOM_US.
  * @explore: this decision is the share that goes the other way.
  */
 struct gpu_aes_dispatch_in {
@@ -117,11 +148,13 @@ struct gpu_aes_dispatch_in {
 	u32 ring_ns_per_kib;
 	u32 submit_ns_per_kib;
 	u32 ring_lone_ns;
+	u32 drain_ns_per_kib;
 	bool ring_was_chosen;
 	bool lone;
 	bool saturated;
 	bool spare;
 	bool headroom;
+	bool backed_up;
 	bool explore;
 };
 
@@ -249,11 +282,13 @@ void gpu_aes_dispatch_note_cpu_driver(const struct gpu_aes_alg_desc *desc,
  * gpu_aes_dispatch_show() - the estimates, for sysfs.
  * @buf: a page.
  *
- * One line per algorithm and size class: the class's lower bound in
- * bytes, the CPU's and the ring's cost in ns per KiB and the ring's
- * latency for a lone request in us (averaged over the CPUs and queues
- * that measured them; "-" when none did), what auto would choose for a
- * request neither alone nor under load, and for one alone on its queue.
+ * One line per algorithm, size class and direction: the class's lower
+ * bound in bytes, the CPU's and the ring's cost in ns per KiB and the
+ * ring's latency for a lone request in us (averaged over the CPUs and
+ * queues that measured them; "-" when none did), what auto would choose
+ * for a request neither alone nor under load, and for one alone on its
+ * queue, and the direction (enc, dec) last, so that the first two columns
+ * stay where readers of the older layout look.
  *
  * Return: bytes written.
  */
@@ -290,17 +325,23 @@ struct gpu_aes_dispatch_test {
 
 extern struct gpu_aes_dispatch_test gpu_aes_dispatch_test;
 
-/* Sets this CPU's estimates for @alg (index) and @class; 0 = unknown. */
-void gpu_aes_dispatch_test_set(unsigned int alg, unsigned int class,
+/*
+ * Sets this CPU's estimates for @op (gpu_aes_op_row()) and @class;
+ * 0 = unknown.
+ */
+void gpu_aes_dispatch_test_set(unsigned int op, unsigned int class,
 			       u32 cpu_ns_per_kib, u32 submit_ns_per_kib);
 /* Sets queue @q's completion cost; 0 = unknown. */
 void gpu_aes_dispatch_test_set_complete(u32 q, u32 complete_ns_per_kib);
-/* Sets the ring's lone latency for @alg and @class; 0 = unknown. */
-void gpu_aes_dispatch_test_set_lone(unsigned int alg, unsigned int class,
+/* Sets how fast the ring drains queue @q when backed up; 0 = unknown. */
+void gpu_aes_dispatch_test_set_drain(u32 q, u32 drain_ns_per_kib);
+/* Sets the ring's lone latency for @op and @class; 0 = unknown. */
+void gpu_aes_dispatch_test_set_lone(unsigned int op, unsigned int class,
 				    u32 lone_ns);
 /* Queue @q's completion cost and the lone latency, as measured. */
 u32 gpu_aes_dispatch_test_complete(u32 q);
-u32 gpu_aes_dispatch_test_lone(unsigned int alg, unsigned int class);
+u32 gpu_aes_dispatch_test_lone(unsigned int op, unsigned int class);
+u32 gpu_aes_dispatch_test_drain(u32 q);
 /* Forgets every CPU's estimates and hysteresis. */
 void gpu_aes_dispatch_test_reset(void);
 #endif

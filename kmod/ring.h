@@ -237,13 +237,13 @@ static inline u32 gpu_aes_queue_in_flight(const struct gpu_aes_queue *q)
  * routes requests to it (dispatch.c), so the ring knows nothing of it.
  * @attached: a helper attached @nr_queues queues: its figures are new.
  * @completed: a reaper of queue @q spent @ns copying out and completing
- *	requests of @bytes in all.
+ *	requests of @bytes in all (after it admitted what then fitted).
  * @lone_completed: @job, posted alone on its queue (job->lone_t0 set),
  *	took @ns from submission to its callback.
  */
 struct gpu_aes_ring_observer {
 	void (*attached)(u32 nr_queues);
-	void (*completed)(const struct gpu_aes_queue *q, u64 ns, u64 bytes);
+	void (*completed)(struct gpu_aes_queue *q, u64 ns, u64 bytes);
 	void (*lone_completed)(const struct gpu_aes_job *job, u64 ns);
 };
 

@@ -40,6 +40,7 @@ const char *gpu_aes_stat_names[GPU_AES_NR_STATS] = {
 	[GPU_AES_STAT_FALLBACK_POLICY_LONE] = "fallback_policy_lone",
 	[GPU_AES_STAT_FALLBACK_POLICY_FORCED] = "fallback_policy_forced",
 	[GPU_AES_STAT_FALLBACK_POLICY_EXPLORE] = "fallback_policy_explore",
+	[GPU_AES_STAT_FALLBACK_POLICY_LOAD] = "fallback_policy_load",
 	[GPU_AES_STAT_POLICY_RING_COST] = "policy_ring_cost",
 	[GPU_AES_STAT_POLICY_RING_LONE] = "policy_ring_lone",
 	[GPU_AES_STAT_POLICY_RING_LOAD] = "policy_ring_load",
@@ -93,6 +94,7 @@ void gpu_aes_stat_fallback(enum gpu_aes_fallback_reason why, u64 len)
 		[GPU_AES_FB_POLICY_FORCED] = GPU_AES_STAT_FALLBACK_POLICY_FORCED,
 		[GPU_AES_FB_POLICY_EXPLORE] =
 			GPU_AES_STAT_FALLBACK_POLICY_EXPLORE,
+		[GPU_AES_FB_POLICY_LOAD] = GPU_AES_STAT_FALLBACK_POLICY_LOAD,
 	};
 
 	if (why >= GPU_AES_FB_POLICY_COST)

@@ -55,13 +55,16 @@
  * @GPU_AES_STAT_KEY_RECLAIMS: key slots taken over from a tfm that had
  *	left its slot unused.
  * @GPU_AES_STAT_FALLBACK_POLICY: ... because the dispatch policy chose the
- *	CPU (the sum of the four below).
+ *	CPU (the sum of the five below).
  * @GPU_AES_STAT_FALLBACK_POLICY_COST: ... because the CPU costs less.
  * @GPU_AES_STAT_FALLBACK_POLICY_LONE: ... because it was alone on its
  *	queue and finishes sooner on the CPU than a ring round trip.
  * @GPU_AES_STAT_FALLBACK_POLICY_FORCED: ... because dispatch=cpu.
  * @GPU_AES_STAT_FALLBACK_POLICY_EXPLORE: ... to keep the CPU's cost
  *	estimate current while auto prefers the ring.
+ * @GPU_AES_STAT_FALLBACK_POLICY_LOAD: ... because the ring, though
+ *	cheaper, is backed up and drains the queue more slowly than the CPU
+ *	computes.
  * @GPU_AES_STAT_POLICY_RING_COST: requests the policy sent to the ring
  *	because it costs less (posted, backlogged, or fallen back for a
  *	reason of the ring's: full, stalled, no key, no helper).
@@ -106,6 +109,7 @@ enum gpu_aes_stat {
 	GPU_AES_STAT_FALLBACK_POLICY_LONE,
 	GPU_AES_STAT_FALLBACK_POLICY_FORCED,
 	GPU_AES_STAT_FALLBACK_POLICY_EXPLORE,
+	GPU_AES_STAT_FALLBACK_POLICY_LOAD,
 	GPU_AES_STAT_POLICY_RING_COST,
 	GPU_AES_STAT_POLICY_RING_LONE,
 	GPU_AES_STAT_POLICY_RING_LOAD,
@@ -129,6 +133,8 @@ enum gpu_aes_stat {
  * @GPU_AES_FB_POLICY_LONE: ... alone, and sooner done on the CPU.
  * @GPU_AES_FB_POLICY_FORCED: ... dispatch=cpu.
  * @GPU_AES_FB_POLICY_EXPLORE: ... measuring the CPU.
+ * @GPU_AES_FB_POLICY_LOAD: ... the ring is backed up and slower than the
+ *	CPU.
  */
 enum gpu_aes_fallback_reason {
 	GPU_AES_FB_NO_HELPER,
@@ -143,6 +149,7 @@ enum gpu_aes_fallback_reason {
 	GPU_AES_FB_POLICY_LONE,
 	GPU_AES_FB_POLICY_FORCED,
 	GPU_AES_FB_POLICY_EXPLORE,
+	GPU_AES_FB_POLICY_LOAD,
 };
 
 /*

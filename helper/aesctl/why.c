@@ -14,7 +14,8 @@
 #include "aesctl.h"
 
 #define WHY_MAX_ALGS	16
-#define WHY_MAX_ROWS	16
+/* Every size class, in each direction. */
+#define WHY_MAX_ROWS	32
 
 struct why_row {
 	unsigned long long bytes;
@@ -23,6 +24,7 @@ struct why_row {
 	long lone_us;		/* a lone request on the ring; -1: unknown */
 	char choice[8];		/* "ring" or "cpu" */
 	char lone_choice[8];
+	char dir[8];		/* "enc", "dec"; "" from a module before them */
 };
 
 struct why_alg {
@@ -84,7 +86,7 @@ static int split(char *line, char words[][32], int max)
 static size_t why_read(const struct ctl *c, struct why_alg *a)
 {
 	char path[2048], line[512], cols[12][32], w[12][32];
-	int ncols, ci[7], nw, k;
+	int ncols, ci[8], nw, k;
 	size_t n = 0;
 	FILE *f;
 
@@ -104,6 +106,7 @@ static size_t why_read(const struct ctl *c, struct why_alg *a)
 	ci[4] = column(cols, ncols, "ring_lone_us");
 	ci[5] = column(cols, ncols, "auto");
 	ci[6] = column(cols, ncols, "auto_lone");
+	ci[7] = column(cols, ncols, "dir");
 	while (ci[0] >= 0 && ci[1] >= 0 && fgets(line, sizeof(line), f)) {
 		struct why_alg *al;
 		struct why_row *r;
@@ -121,6 +124,7 @@ static size_t why_read(const struct ctl *c, struct why_alg *a)
 			 ci[5] >= 0 ? w[ci[5]] : "");
 		snprintf(r->lone_choice, sizeof(r->lone_choice), "%s",
 			 ci[6] >= 0 ? w[ci[6]] : "");
+		snprintf(r->dir, sizeof(r->dir), "%s", ci[7] >= 0 ? w[ci[7]] : "");
 	}
 	fclose(f);
 
@@ -163,8 +167,11 @@ static void why_row_print(const struct why_alg *a, const struct why_row *r)
 {
 	char sz[32];
 
-	printf("    %s requests: the CPU driver %s costs %.2f s/GB, the ring %.2f: %s",
-	       size_name(sz, sizeof(sz), r->bytes), a->cpu_driver,
+	printf("    %s %s: the CPU driver %s costs %.2f s/GB, the ring %.2f: %s",
+	       size_name(sz, sizeof(sz), r->bytes),
+	       !strcmp(r->dir, "enc") ? "encryptions" :
+	       !strcmp(r->dir, "dec") ? "decryptions" : "requests",
+	       a->cpu_driver,
 	       s_per_gb(r->cpu_ns), s_per_gb(r->ring_ns),
 	       !strcmp(r->choice, "ring") ? "they go to the ring" :
 					    "they stay on the CPU");

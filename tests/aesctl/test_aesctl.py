@@ -871,6 +871,25 @@ def test_top_tty():
               after is None or after[3] == before[3], f"{before[3]} -> {after and after[3]}")
 
 
+def test_why_directions():
+    """A module that keeps estimates per direction (the dir column):
+    each direction's rows say which requests they are."""
+    est = ("alg bytes cpu_ns_per_kib ring_ns_per_kib ring_lone_us auto auto_lone dir\n"
+           "cbc 4096 740 460 - ring cpu enc\n"
+           "cbc 4096 140 460 - cpu cpu dec\n")
+    root = make_root(dispatch=dict(DISPATCH_FILES, estimates=est,
+                                   cpu_drivers="cbc cbc-aes-aesni\n"))
+    rc, out, err = run("status", root=root)
+    check("status: why, per direction: encryptions to the ring, decryptions on the CPU",
+          rc == 0 and
+          "  cbc:\n"
+          "    4 KiB encryptions: the CPU driver cbc-aes-aesni costs 0.72 s/GB, the ring 0.45: "
+          "they go to the ring\n"
+          "    4 KiB decryptions: the CPU driver cbc-aes-aesni costs 0.14 s/GB, the ring 0.45: "
+          "they stay on the CPU\n" in out, out)
+    shutil.rmtree(root)
+
+
 def test_module_order():
     """The algorithm list and its order are the module's (the first
     column of dispatch/cpu_drivers), not gpu-aesctl's own."""
@@ -895,7 +914,8 @@ def main():
         return 1
     for t in (test_status, test_status_json, test_problems, test_garbage,
               test_status_file_strings,
-              test_no_module_and_bad_input, test_module_order, test_metrics,
+              test_no_module_and_bad_input, test_why_directions,
+              test_module_order, test_metrics,
               test_top_batch,
               test_top_fill_tolerant, test_top_tty):
         t()

@@ -13,6 +13,10 @@
  *  - a saturated CPU sheds a request to the ring when the machine has
  *    idle CPUs, posting costs it less than running it and the ring has
  *    headroom;
+ *  - and the mirror: a ring that costs less, but is backed up and drains
+ *    the queue more slowly than the CPU computes, leaves the request to
+ *    the CPU; one that drains it faster keeps it;
+ *  - each direction of an algorithm has estimates of its own;
  *  - a helper's published figures, however absurd, only ever send work to
  *    the CPU;
  *  - dispatch=ring and dispatch=cpu force the path;
@@ -30,7 +34,10 @@
 
 #define NR	FAKE_HELPER_ENTRIES
 #define DELTA(x)	gt_stats_delta(&s, GPU_AES_STAT_##x)
-#define CTR	(GPU_AES_ALG_CTR - 1)	/* its row of the per-algorithm tables */
+/* Rows of the estimates (gpu_aes_op_row()): ctr and ecb, each direction. */
+#define CTR	(2 * (GPU_AES_ALG_CTR - 1))
+#define ECB_ENC	(2 * (GPU_AES_ALG_ECB - 1))
+#define ECB_DEC	(ECB_ENC + 1)
 #define C4K	2	/* gpu_aes_size_class(4096) */
 
 static void gt_dispatch_thaw(void *data)
@@ -209,6 +216,39 @@ static void gpu_aes_dispatch_choose_table(struct kunit *test)
 		    .ring_ns_per_kib = 240, .submit_ns_per_kib = 50,
 		    .spare = true, .headroom = true },
 		  GPU_AES_CHOOSE_CPU_COST },
+		/*
+		 * The ring the bottleneck: cheaper, backed up, and draining
+		 * the queue slower than the CPU computes, by 1/8; exploring
+		 * does not turn it.  Each case after the first two misses one
+		 * condition alone.
+		 */
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 100, .drain_ns_per_kib = 226,
+		    .backed_up = true },
+		  GPU_AES_CHOOSE_CPU_LOAD },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 100, .drain_ns_per_kib = 226,
+		    .backed_up = true, .explore = true },
+		  GPU_AES_CHOOSE_CPU_LOAD },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 100, .drain_ns_per_kib = 225,
+		    .backed_up = true },
+		  GPU_AES_CHOOSE_RING_COST },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 100, .drain_ns_per_kib = 1000 },
+		  GPU_AES_CHOOSE_RING_COST },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 100, .backed_up = true },
+		  GPU_AES_CHOOSE_RING_COST },
+		{ { .bytes = 4096, .cpu_ns_per_kib = 200,
+		    .ring_ns_per_kib = 300, .drain_ns_per_kib = 1000,
+		    .backed_up = true },
+		  GPU_AES_CHOOSE_CPU_COST },
+		/* Alone, a queue is never backed up: the latency rule. */
+		{ { .bytes = 4096, .lone = true, .cpu_ns_per_kib = 1000,
+		    .ring_ns_per_kib = 1, .ring_lone_ns = 3000,
+		    .drain_ns_per_kib = 5000 },
+		  GPU_AES_CHOOSE_RING_LONE },
 	};
 	unsigned int i;
 
@@ -444,6 +484,135 @@ static void gpu_aes_dispatch_saturation_sheds_to_ring(struct kunit *test)
 		gt_req_expect_done(test, r[i]);
 }
 
+/*
+ * The ring, though cheaper, the bottleneck: a request that finds its
+ * queue backed up (more in flight than the ring drains in
+ * GPU_AES_HEADROOM_US) runs on the CPU where the ring drains the queue
+ * more slowly than the CPU computes; where it drains faster, or its pace
+ * is not known, the request waits for the ring.  A queue with headroom
+ * takes the request whatever the pace.
+ */
+static void gpu_aes_dispatch_bottleneck_spills_to_cpu(struct kunit *test)
+{
+	const unsigned int c256 = gpu_aes_size_class(256 << 10);
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	struct gt_req *holder, *r[5];
+	struct fake_helper *h = gt_dispatch_setup(test, t, &holder);
+	struct gt_stats s;
+	unsigned int i;
+
+	gt_stats_snap(&s);
+	gt_costs(1000, 50, 50);		/* ring 100, ten times cheaper */
+	gpu_aes_dispatch_test_set(CTR, c256, 1000, 50);
+	/* The bound is the floor, 256 KiB: the helper says 1 MiB/s. */
+	WRITE_ONCE(gpu_aes_ring.helper_mib_per_s, 1);
+	gpu_aes_dispatch_test_set_drain(0, 2000);
+	/* Headroom: 4 KiB beside the holder's 4 KiB. */
+	KUNIT_EXPECT_TRUE(test, gt_goes_to_ring(test, t, &r[0]));
+	/* 256 KiB beside 8 KiB in flight: backed up, and slow. */
+	r[1] = gt_req_new(test, t, 256 << 10, GT_BL);
+	KUNIT_EXPECT_EQ(test, gt_req_start(r[1], false), 0);
+	gt_req_expect_done(test, r[1]);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY_LOAD), 1);
+	/* Within 1/8 of the CPU: the ring keeps it. */
+	gpu_aes_dispatch_test_set_drain(0, 1125);
+	r[2] = gt_req_new(test, t, 256 << 10, GT_BL);
+	KUNIT_EXPECT_EQ(test, gt_req_start(r[2], false), -EINPROGRESS);
+	/* Pace not known (a new helper): the ring. */
+	gpu_aes_dispatch_test_set_drain(0, 0);
+	KUNIT_EXPECT_TRUE(test, gt_goes_to_ring(test, t, &r[3]));
+	/* The CPU the cheaper path: its own rule, not this one. */
+	gpu_aes_dispatch_test_set_drain(0, 2000);
+	gt_costs(50, 50, 50);
+	KUNIT_EXPECT_FALSE(test, gt_goes_to_ring(test, t, &r[4]));
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY_LOAD), 1);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY_COST), 1);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY), 2);
+	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_COST), 3);
+	gt_helper_complete_all(test, h, 4);
+	gt_req_expect_done(test, holder);
+	for (i = 0; i < ARRAY_SIZE(r); i++)
+		if (i != 1)
+			gt_req_expect_done(test, r[i]);
+}
+
+/* The helper completes the oldest request it has not fetched yet. */
+static int gt_complete_one(struct fake_helper *h)
+{
+	struct gpu_aes_sqe sqe;
+
+	if (fake_helper_fetch(h, &sqe, 1) != 1)
+		return -1;
+	fake_helper_post(h, sqe.tag, sqe.seq, fake_helper_compute(h, &sqe));
+	fake_helper_publish(h);
+	return fake_helper_reap(h);
+}
+
+/*
+ * The pace is measured: a reap that leaves the queue backed up starts the
+ * clock, the next reap's bytes give the drain figure; a reap that leaves
+ * it with headroom stops it.
+ */
+static void gpu_aes_dispatch_drain_measured(struct kunit *test)
+{
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	struct fake_helper *h;
+	struct gt_req *r[3];
+	unsigned int i;
+
+	h = gt_ring_setup(test, NR);
+	gpu_aes_dispatch_test_reset();
+	/* Reaps copy it into the ring: the bound is the floor, 256 KiB. */
+	WRITE_ONCE(h->hdr->helper_mib_per_s, 1);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, gt_dispatch_thaw,
+							NULL), 0);
+	for (i = 0; i < 3; i++) {
+		r[i] = gt_req_new(test, t, 200 << 10, GT_BL);
+		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false), -EINPROGRESS);
+	}
+	/* 600 KiB in flight: the first reap leaves 400, backed up. */
+	KUNIT_ASSERT_EQ(test, gt_complete_one(h), 1);
+	KUNIT_EXPECT_EQ(test, gpu_aes_dispatch_test_drain(0), 0);
+	/* The second measures; it leaves 200 KiB: the clock stops. */
+	KUNIT_ASSERT_EQ(test, gt_complete_one(h), 1);
+	KUNIT_EXPECT_NE(test, gpu_aes_dispatch_test_drain(0), 0);
+	gpu_aes_dispatch_test_set_drain(0, 7);
+	KUNIT_ASSERT_EQ(test, gt_complete_one(h), 1);
+	KUNIT_EXPECT_EQ(test, gpu_aes_dispatch_test_drain(0), 7);
+	for (i = 0; i < 3; i++)
+		gt_req_expect_done(test, r[i]);
+}
+
+/*
+ * Each direction has its own estimates: ECB encryption here costs the
+ * CPU less than the ring, decryption more, and each request goes where
+ * its own direction's figures say.
+ */
+static void gpu_aes_dispatch_directions_apart(struct kunit *test)
+{
+	struct gt_tfm *t = gt_tfm_new(test, false, 16);
+	struct gt_req *holder, *r[4];
+	struct fake_helper *h = gt_dispatch_setup(test, t, &holder);
+	struct gt_stats s;
+	unsigned int i;
+
+	gt_stats_snap(&s);
+	gpu_aes_dispatch_test_set_complete(0, 50);
+	gpu_aes_dispatch_test_set(ECB_ENC, C4K, 100, 100);	/* ring 150 */
+	gpu_aes_dispatch_test_set(ECB_DEC, C4K, 400, 100);
+	for (i = 0; i < 4; i++) {
+		r[i] = gt_req_new(test, t, 4096, GT_BL);
+		KUNIT_EXPECT_EQ(test, gt_req_start(r[i], i & 1),
+				i & 1 ? -EINPROGRESS : 0);
+	}
+	KUNIT_EXPECT_EQ(test, DELTA(POLICY_RING_COST), 2);
+	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_POLICY_COST), 2);
+	gt_helper_complete_all(test, h, 3);
+	gt_req_expect_done(test, holder);
+	for (i = 0; i < 4; i++)
+		gt_req_expect_done(test, r[i]);
+}
+
 /* Posts a request under dispatch=ring, so the queue is not idle. */
 static struct gt_req *gt_hold(struct kunit *test, struct gt_tfm *t)
 {
@@ -572,6 +741,9 @@ static struct kunit_case gpu_aes_dispatch_cases[] = {
 	KUNIT_CASE(gpu_aes_dispatch_borrows_neighbours),
 	KUNIT_CASE(gpu_aes_dispatch_explore_share),
 	KUNIT_CASE(gpu_aes_dispatch_saturation_sheds_to_ring),
+	KUNIT_CASE(gpu_aes_dispatch_bottleneck_spills_to_cpu),
+	KUNIT_CASE(gpu_aes_dispatch_drain_measured),
+	KUNIT_CASE(gpu_aes_dispatch_directions_apart),
 	KUNIT_CASE(gpu_aes_dispatch_lying_helper_only_helps_cpu),
 	KUNIT_CASE(gpu_aes_dispatch_forced_modes),
 	KUNIT_CASE(gpu_aes_dispatch_change_mid_flight),

@@ -84,10 +84,12 @@ cryptsetup open --type plain --cipher aes-xts-plain64 --key-size 512 \
 	{ fail "cryptsetup open (xts, 4096-byte sectors)"; finish; exit; }
 randfile "$d/data" $((4 << 20))
 want_sum=$(sha256sum <"$d/data" | cut -d' ' -f1)
-# The path the estimates say is cheaper for 4 KiB xts: by more than the
-# policy's 1/8 of hysteresis; within it, either.
+# The path the estimates say is cheaper for 4 KiB xts encryption (the
+# window's writes; each direction has its row): by more than the policy's
+# 1/8 of hysteresis; within it, either.
 xts_4k_row() {
-	awk '$1 == "xts" && $2 == 4096' /sys/class/misc/gpu_aes/dispatch/estimates
+	awk '$1 == "xts" && $2 == 4096 && $NF == "enc"' \
+		/sys/class/misc/gpu_aes/dispatch/estimates
 }
 cheaper_by() {
 	echo "$1" | awk '$3 == "-" || $4 == "-" { print "unknown"; exit }
@@ -106,18 +108,18 @@ while :; do
 	snap x
 	dd if="$d/data" of=/dev/mapper/$name bs=1M oflag=direct 2>/dev/null ||
 		fail "dm-crypt write"
-	echo 3 >/proc/sys/vm/drop_caches
-	got=$(dd if=/dev/mapper/$name bs=1M count=4 iflag=direct 2>/dev/null |
-		sha256sum | cut -d' ' -f1)
-	[ "$got" = "$want_sum" ] || bad="$bad $window"
 	delta x policy_ring_cost; ring=$D
 	delta x fallback_policy_cost; cpu=$D
 	delta x policy_ring_explore; rx=$D
 	delta x fallback_policy_explore; cx=$D
 	row=$(xts_4k_row)
+	echo 3 >/proc/sys/vm/drop_caches
+	got=$(dd if=/dev/mapper/$name bs=1M count=4 iflag=direct 2>/dev/null |
+		sha256sum | cut -d' ' -f1)
+	[ "$got" = "$want_sum" ] || bad="$bad $window"
 	want=$(cheaper_by "$row")
-	note "window $window: xts 4 KiB estimates (alg bytes cpu_ns_per_kib ring_ns_per_kib ring_lone_us auto auto_lone): $row"
-	note "window $window: decisions by cost: ring $ring, cpu $cpu; explorations: ring $rx, cpu $cx; cheaper before it: $before, after: $want"
+	note "window $window: xts 4 KiB encryption estimates (alg bytes cpu_ns_per_kib ring_ns_per_kib ring_lone_us auto auto_lone dir): $row"
+	note "window $window: the writes' decisions by cost: ring $ring, cpu $cpu; explorations: ring $rx, cpu $cx; cheaper before it: $before, after: $want"
 	[ "$before" = "$want" ] && break
 	window=$((window + 1))
 	[ $window -le 5 ] && continue
