@@ -664,14 +664,19 @@ int gpu_aes_route(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 		why = GPU_AES_FB_SMALL;
 	} else if (bytes > READ_ONCE(gpu_aes_ring_max_bytes)) {
 		why = GPU_AES_FB_LARGE;
-	} else if (!job->may_backlog) {
+	} else if (!job->may_backlog &&
+		   (job->req_flags & CRYPTO_TFM_REQ_MAY_SLEEP)) {
 		/*
-		 * A caller that cannot be told -EBUSY gets its answer before
-		 * the call returns.  AF_ALG's AEAD AIO is one: it refuses a
-		 * socket's next AIO read with -EBUSY while one is in flight
-		 * (af_alg_alloc_areq()), so answering -EINPROGRESS would fail
-		 * the reads queued behind it, where the CPU driver we displace
-		 * answers each at once.
+		 * A caller that may sleep but cannot be told -EBUSY gets its
+		 * answer before the call returns.  AF_ALG's AEAD AIO is the
+		 * one: it refuses a socket's next AIO read with -EBUSY while
+		 * one is in flight (af_alg_alloc_areq()), so answering
+		 * -EINPROGRESS would fail the reads queued behind it, where
+		 * the CPU driver we displace answers each at once in a
+		 * context that may sleep.  A caller that may not sleep
+		 * (IPsec ESP, from softirq) takes -EINPROGRESS from the CPU
+		 * driver already, and takes the ring where it has room now
+		 * (gpu_aes_ring_submit()).
 		 */
 		why = GPU_AES_FB_NO_BACKLOG;
 	} else if (!READ_ONCE(ring->attached)) {

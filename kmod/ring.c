@@ -769,9 +769,16 @@ int gpu_aes_ring_submit(struct gpu_aes_ring *ring, struct gpu_aes_job *job,
 		}
 	}
 	spin_unlock_bh(&q->sq_lock);
-	/* Full, or behind a backlog: decided under both locks. */
-	if (ret == -ENOSPC)
+	/*
+	 * Full, or behind a backlog: decided under both locks, for a caller
+	 * that may be told -EBUSY; one that may not runs on the CPU now.
+	 */
+	if (ret == -ENOSPC && !job->may_backlog) {
+		*why = GPU_AES_FB_FULL;
+		ret = GPU_AES_RING_FALLBACK;
+	} else if (ret == -ENOSPC) {
 		ret = gpu_aes_queue_full(q, job, why);
+	}
 	if (ret != -EINPROGRESS)
 		return ret;
 

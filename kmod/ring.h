@@ -468,8 +468,7 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring);
 /**
  * gpu_aes_ring_submit() - post a request to its CPU's queue, or backlog it.
  * @ring: the ring.
- * @job: the request's job (gpu_aes_job_init()), @may_backlog set
- *	(gpu_aes_route(), dispatch.h, sends the others to the CPU).
+ * @job: the request's job (gpu_aes_job_init()).
  * @why: out, for GPU_AES_RING_FALLBACK: the reason.
  *
  * Reserves a key slot, a tag and ALIGN(gpu_aes_job_span(),
@@ -478,8 +477,10 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring);
  * and publishes it.  A request waits in the backlog only for space that
  * the queue's own in-flight requests will free: one with no key slot, or
  * blocked by a timed-out or still reserved oldest request, goes to the CPU
- * at once.  Never admits backlogged requests (reapers and the deadline
- * scan do).  Any context up to softirq; never sleeps or allocates.
+ * at once, and so does one without @may_backlog that finds no room now
+ * (fallback_full), or a backlog it must not overtake.  Never admits
+ * backlogged requests (reapers and the deadline scan do).  Any context up
+ * to softirq; never sleeps or allocates.
  *
  * Return: -EINPROGRESS (posted), -EBUSY (backlogged) or
  * GPU_AES_RING_FALLBACK (the caller must run it on the CPU; also when the

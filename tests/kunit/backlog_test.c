@@ -32,12 +32,15 @@ static void gpu_aes_backlog_order(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, gt_req_start(b[i], false), -EBUSY);
 	}
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_BACKLOGGED), 2);
-	/* No flag while others wait: the CPU, synchronously, not -EBUSY. */
+	/*
+	 * No flag while others wait: the CPU, synchronously, not -EBUSY, and
+	 * never ahead of the backlog.
+	 */
 	nb = gt_req_new(test, t, 1500, 0);
 	KUNIT_EXPECT_EQ(test, gt_req_start(nb, false), 0);
 	gt_req_expect_done(test, nb);
 	KUNIT_EXPECT_EQ(test,
-			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_NO_BACKLOG), 1);
+			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_FULL), 1);
 	KUNIT_EXPECT_EQ(test, gt_req_events(b[0]), 0);
 	KUNIT_EXPECT_EQ(test, gt_req_events(b[1]), 0);
 
@@ -71,14 +74,16 @@ static void gpu_aes_backlog_order(struct kunit *test)
 }
 
 /*
- * Without MAY_BACKLOG the caller gets its answer before the call returns,
- * on an idle ring as on a full one, with or without MAY_SLEEP: never
- * -EINPROGRESS or -EBUSY, and no callback (AF_ALG's AEAD AIO, for one,
- * fails the reads behind an answer that is still in flight).
+ * Without MAY_BACKLOG: a caller that may sleep (AF_ALG's AEAD AIO, which
+ * fails the reads behind an answer still in flight) gets its answer
+ * before the call returns, on an idle ring as on a full one.  One that
+ * may not (IPsec ESP, in softirq) takes the ring where it has room now,
+ * -EINPROGRESS and one callback, and the CPU at once where it has none:
+ * never -EBUSY, never backlogged.
  */
 static void gpu_aes_backlog_no_flag_answers_at_once(struct kunit *test)
 {
-	static const u32 flags[] = { 0, CRYPTO_TFM_REQ_MAY_SLEEP };
+	const u32 sleep = CRYPTO_TFM_REQ_MAY_SLEEP;
 	struct fake_helper *h = gt_ring_setup(test, NR);
 	struct gt_tfm *ctr = gt_tfm_new(test, true, 16);
 	struct gt_tfm *ecb = gt_tfm_new(test, false, 32);
@@ -89,7 +94,7 @@ static void gpu_aes_backlog_no_flag_answers_at_once(struct kunit *test)
 	gt_stats_snap(&s);
 	/* Idle ring, helper attached, every length on the ring otherwise. */
 	for (i = 0; i < 4; i++) {
-		x = gt_req_new(test, i & 1 ? ecb : ctr, 4096, flags[i / 2]);
+		x = gt_req_new(test, i & 1 ? ecb : ctr, 4096, sleep);
 		KUNIT_EXPECT_EQ(test, gt_req_start(x, i & 2), 0);
 		gt_req_expect_done(test, x);
 		KUNIT_EXPECT_EQ(test, gt_req_events(x), 0);
@@ -97,20 +102,23 @@ static void gpu_aes_backlog_no_flag_answers_at_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_helper_pending(h), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS), 0);
 
+	/* Room: the ring takes those that may not sleep, GT_BL or not. */
 	for (i = 0; i < NR; i++) {
-		r[i] = gt_req_new(test, i & 1 ? ecb : ctr, 2048, GT_BL);
+		r[i] = gt_req_new(test, i & 1 ? ecb : ctr, 2048,
+				  i < 4 ? 0 : GT_BL);
 		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], i & 2), -EINPROGRESS);
 	}
-	/* Full ring: still at once, never backlogged. */
+	/* Full ring: at once, never backlogged, either kind. */
 	for (i = 0; i < 8; i++) {
 		x = gt_req_new(test, i & 1 ? ecb : ctr, 16 * (1 + 97 * i),
-			       flags[i & 1]);
+			       i & 1 ? sleep : 0);
 		KUNIT_EXPECT_EQ(test, gt_req_start(x, i & 2), 0);
 		gt_req_expect_done(test, x);
 		KUNIT_EXPECT_EQ(test, gt_req_events(x), 0);
 	}
 	KUNIT_EXPECT_EQ(test,
-			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_NO_BACKLOG), 12);
+			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_NO_BACKLOG), 8);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_FULL), 4);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_REQUESTS),
 			12);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_BACKLOGGED), 0);

@@ -301,11 +301,13 @@ static void gpu_aes_ring_mixed_load(struct kunit *test)
 		len = 1 + get_random_u32_below(20000);
 		if (!kinds[k].ctr)
 			len = ALIGN(len, AES_BLOCK_SIZE);
-		flags = get_random_u32_below(2) ? GT_BL : 0;
-		flagged += !!flags;
+		/* Unflagged: AF_ALG AEAD AIO's kind, answered at once. */
+		flags = get_random_u32_below(2) ? GT_BL :
+			CRYPTO_TFM_REQ_MAY_SLEEP;
+		flagged += flags == GT_BL;
 		r[i] = gt_req_new(test, t[k], len, flags);
 		gt_req_start(r[i], get_random_u32_below(2));
-		if (flags)
+		if (flags == GT_BL)
 			KUNIT_EXPECT_TRUE(test, r[i]->ret == -EINPROGRESS ||
 					  r[i]->ret == -EBUSY);
 		else
