@@ -157,9 +157,9 @@ static size_t emit(const struct gpu_aes_kseg *segs, size_t nsegs,
 }
 
 /*
- * Longest first: the kernel hands serial chunks to threads in this order
- * (aes_kernel.cu), so the longest chains start at once, each on its own
- * CTA, and a warp's chains are of similar length.
+ * Longest first: the kernel hands serial chunks to threads in this order,
+ * 32 to a warp (aes_kernel.cu, serial_chain()), so a warp's chains are of
+ * similar length and the longest start at once.
  */
 static int longer_first(const void *a, const void *b)
 {
