@@ -8,7 +8,7 @@
  * CPU as well, decryption is not), next to the GPU's raw CBC rows: the
  * helper path has no CBC yet (kring has no cbc(aes)).
  */
-#include "../../uapi/gpu_aes.h"
+#include "../uapi/gpu_aes.h"
 #include "bench.h"
 #include "report.h"
 

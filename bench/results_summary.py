@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A results folder's figures, one line per row, in the order they ran.
 
-    python3 helper/bench/results_summary.py bench-results/FOLDER > FOLDER/summary.txt
+    python3 bench/results_summary.py bench-results/FOLDER > FOLDER/summary.txt
 
 Reads the bench output each call's run.sh wrote into FOLDER/N-name/*.txt
 ("### tree tag" headings before each run) and prints, per file: QD1 p50

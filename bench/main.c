@@ -5,10 +5,10 @@
  * own request path, built in userspace by kring/, into the helper), the
  * dispatch policies side by side, and OpenSSL on one and on all cores in
  * the same run.  Prints a table, writes JSON; plot it with
- * helper/bench/plot.py.
+ * bench/plot.py.
  */
-#include "../../uapi/gpu_aes.h"
-#include "../cuda/aes_gpu.h"
+#include "../uapi/gpu_aes.h"
+#include "../helper/cuda/aes_gpu.h"
 #include "bench.h"
 #include "report.h"
 

@@ -8,9 +8,9 @@
  * every launch shape for AES-128-CTR at 256 MiB first; then one 4 KiB
  * launch at a time, each waited for (raw-qd1).
  */
-#include "../../uapi/gpu_aes.h"
-#include "../cuda/aes_gpu.h"
-#include "../cuda/aes_kernel.h"
+#include "../uapi/gpu_aes.h"
+#include "../helper/cuda/aes_gpu.h"
+#include "../helper/cuda/aes_kernel.h"
 #include "bench.h"
 #include "report.h"
 

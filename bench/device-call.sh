@@ -2,7 +2,7 @@
 # device-call.sh - what every results folder's run.sh does first on the GPU
 # machine, sourced from the repository root:
 #
-#     . helper/bench/device-call.sh
+#     . bench/device-call.sh
 #
 # Unpacks scratch/pk.tar.xz (one folder per tree: gpu-aes-bench,
 # cuda/kernel-check, cuda/check-backend) into $P, writes the GPU's name
@@ -29,10 +29,10 @@
 #   stage_table TREE          scripts/gpu-bench-stages of TREE with $P/perf:
 #                             $O/stages.txt and the benches it folded
 #   bulk_rows TREE...         16 KiB-1 MiB requests on 16 threads (bulk)
-# helper/bench/results_summary.py reads the files B writes, and
-# helper/bench/paired_rounds.py sets two trees' rounds side by side.
+# bench/results_summary.py reads the files B writes, and
+# bench/paired_rounds.py sets two trees' rounds side by side.
 # The device tool brings back at most 8 files: run
-# helper/bench/device-pack.sh after run.sh to get them all in one.
+# bench/device-pack.sh after run.sh to get them all in one.
 set -u
 O=${OUT:-out}
 export LC_ALL=C

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """paired_rounds.py - two trees of one results folder, round by round.
 
-    python3 helper/bench/paired_rounds.py FOLDER BASE NEW [REGEX]
+    python3 bench/paired_rounds.py FOLDER BASE NEW [REGEX]
 
 FOLDER is one call's folder (bench-results/<run>/<N-name>/) whose run.sh
 wrote raw.txt, qd1.txt and deep.txt through device-call.sh's B, with

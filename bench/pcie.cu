@@ -8,8 +8,8 @@
  * And copy-dma and copy-pipe: the bytes of the helper's copy-engine path
  * without the path, copy-pipe its bound on bulk.
  */
-#include "../../kring/kring.h"
-#include "../cuda/cuda_backend.h"
+#include "../kring/kring.h"
+#include "../helper/cuda/cuda_backend.h"
 #include "bench.h"
 #include "report.h"
 

@@ -21,8 +21,8 @@
 #include "bench.h"
 #include "report.h"
 
-#include "../../kring/kring.h"
-#include "../../kring/kring_host.h"
+#include "../kring/kring.h"
+#include "../kring/kring_host.h"
 
 #include <dirent.h>
 #include <errno.h>
