@@ -1,8 +1,13 @@
 # shellcheck shell=sh
-# device-call.sh - what every results folder's run.sh does first on the GPU
-# machine, sourced from the repository root:
+# device-call.sh - what an A/B call's run.sh does first on the GPU machine,
+# sourced from the repository root:
 #
 #     . bench/device-call.sh
+#
+# The run.sh and the pack live in scratch/ (untracked, so they travel to
+# the GPU machine and never into a commit); what comes back is read with
+# results_summary.py and paired_rounds.py, and its figures go to
+# docs/performance.md and the commit message, not into the tree.
 #
 # Unpacks scratch/pk.tar.xz (one folder per tree: gpu-aes-bench,
 # cuda/kernel-check, cuda/check-backend) into $P, writes the GPU's name

@@ -3,7 +3,7 @@
 # loader that runs them, into DIR, with DIR/perf-wrap to run it: the GPU
 # machine has no perf, and its C library is not this one's, so a wrapper
 # that only sets LD_LIBRARY_PATH fails there before perf starts (it did:
-# bench-results/2026-12-02-out-host/1-ab, no stage table).  Pack DIR as
+# 3a867eb:bench-results/2026-12-02-out-host/1-ab, no stage table).  Pack DIR as
 # perf/ beside the trees in scratch/pk.tar.xz; device-call.sh's
 # stage_table runs $P/perf/perf-wrap.
 set -eu

@@ -3,7 +3,8 @@
 
     python3 bench/paired_rounds.py FOLDER BASE NEW [REGEX]
 
-FOLDER is one call's folder (bench-results/<run>/<N-name>/) whose run.sh
+FOLDER is one device call's results as they came back (never committed:
+docs/performance.md says where figures go) whose run.sh
 wrote raw.txt, qd1.txt and deep.txt through device-call.sh's B, with
 section tags "<round> raw", "<round> qd1", "<round> t16" and "<round>
 null" (the null backend at QD1), and mid.txt, if there, with tags

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """A results folder's figures, one line per row, in the order they ran.
 
-    python3 bench/results_summary.py bench-results/FOLDER > FOLDER/summary.txt
+    python3 bench/results_summary.py FOLDER
 
-Reads the bench output each call's run.sh wrote into FOLDER/N-name/*.txt
+FOLDER holds one or more device calls' results as they came back, one
+folder per call (never committed: docs/performance.md says where figures
+go).  Reads the bench output each call's run.sh wrote into
+FOLDER/N-name/*.txt
 ("### tree tag" headings before each run) and prints, per file: QD1 p50
 and host CPU per request with the waiter's wake-up, raw-qd1 p50 with the
 launch call, raw-gpu GB/s (one launch of one segment), the cuda
