@@ -26,6 +26,7 @@ struct bench_opts {
 	unsigned int window;		/* helper: requests in flight per
 					 * thread, 0 = the default */
 	unsigned int queue_data_mib;	/* helper: each queue's data area */
+	const char *works;		/* dispatch, decision: workloads */
 };
 
 #define BENCH_REPEAT_MAX	63	/* --repeat */
@@ -52,6 +53,29 @@ struct bench_alg {
 
 #define BENCH_NR_ALGS	3
 extern const struct bench_alg bench_algs[BENCH_NR_ALGS];
+
+/*
+ * A workload of --dispatch and --decision: an algorithm and a direction
+ * (CBC encryption and decryption cost opposite things), by the name
+ * --dispatch-algs takes and the label the rows print.
+ */
+struct bench_work {
+	const char *name;	/* cbc-enc, cbc-dec, xts, gcm, ... */
+	const char *label;	/* aes-128-cbc-enc, aes-256-xts, ... */
+	const struct bench_alg *a;
+	unsigned int dir;	/* enum gpu_aes_dir */
+};
+
+#define BENCH_NR_WORKS	6
+extern const struct bench_work bench_works[BENCH_NR_WORKS];
+/* What --dispatch and --decision run unless --dispatch-algs says. */
+#define BENCH_WORKS_DEFAULT	"cbc-enc,cbc-dec,xts,gcm"
+
+/*
+ * The workloads of a comma-separated list of names, into @out (at most
+ * BENCH_NR_WORKS): how many, or -1 naming the first unknown one on stderr.
+ */
+int bench_works_parse(const char *list, const struct bench_work **out);
 
 /* The request sizes of the host-path comparison (--helper and --cpu). */
 #define BENCH_NR_SIZES	4

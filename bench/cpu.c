@@ -30,6 +30,42 @@ const struct bench_alg bench_algs[BENCH_NR_ALGS] = {
 
 const size_t bench_sizes[BENCH_NR_SIZES] = { 4096, 16384, 65536, 1 << 20 };
 
+/* dm-crypt's aes-cbc-essiv and IPsec's aes128-sha256 proposals. */
+static const struct bench_alg bench_cbc128 = {
+	"aes-128-cbc", GPU_AES_ALG_CBC, 16, 0
+};
+
+const struct bench_work bench_works[BENCH_NR_WORKS] = {
+	{ "cbc-enc", "aes-128-cbc-enc", &bench_cbc128, GPU_AES_DIR_ENCRYPT },
+	{ "cbc-dec", "aes-128-cbc-dec", &bench_cbc128, GPU_AES_DIR_DECRYPT },
+	{ "xts", "aes-256-xts", &bench_algs[1], GPU_AES_DIR_ENCRYPT },
+	{ "xts-dec", "aes-256-xts-dec", &bench_algs[1], GPU_AES_DIR_DECRYPT },
+	{ "gcm", "aes-128-gcm", &bench_algs[2], GPU_AES_DIR_ENCRYPT },
+	{ "ctr", "aes-128-ctr", &bench_algs[0], GPU_AES_DIR_ENCRYPT },
+};
+
+int bench_works_parse(const char *list, const struct bench_work **out)
+{
+	char buf[256], *save = NULL, *w;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		unsigned int i;
+
+		for (i = 0; i < BENCH_NR_WORKS && strcmp(bench_works[i].name, w);
+		     i++)
+			;
+		if (i == BENCH_NR_WORKS || n == BENCH_NR_WORKS) {
+			fprintf(stderr, "gpu-aes-bench: --dispatch-algs: '%s' is not one of cbc-enc, cbc-dec, xts, xts-dec, gcm, ctr (at most %d)\n",
+				w, BENCH_NR_WORKS);
+			return -1;
+		}
+		out[n++] = &bench_works[i];
+	}
+	return n ? n : -1;
+}
+
 /* OpenSSL only; dec: the direction measured. */
 static const struct {
 	struct bench_alg a;

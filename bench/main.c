@@ -40,18 +40,25 @@ static void usage(FILE *f)
 "                   throughput and CPU per GB of the two, and of the\n"
 "                   cheaper path's: from the medians, and paired (the\n"
 "                   median of auto over the cheaper path in each round)\n"
-"  --decision       what auto adds to a request the CPU driver runs: one\n"
-"                   thread submits --req-sizes' smallest (xts) one at a\n"
-"                   time, dispatch=cpu and auto taking turns for --seconds\n"
-"                   each, --repeat rounds; prints auto's paired excess\n"
-"                   per request (e.g. --decision --req-sizes 1024:1024\n"
-"                   --seconds 0.05 --repeat 31)\n"
+"  --dispatch-algs LIST  the workloads of --dispatch and --decision:\n"
+"                   cbc-enc, cbc-dec, xts, xts-dec, gcm, ctr (AES-128\n"
+"                   CBC, AES-256 XTS, AES-128 GCM and CTR; default\n"
+"                   cbc-enc,cbc-dec,xts,gcm for --dispatch, xts for\n"
+"                   --decision)\n"
+"  --decision       what gpu_aes's layer and auto add to a request the\n"
+"                   CPU driver runs: one thread runs --req-sizes' smallest\n"
+"                   one at a time, OpenSSL called directly, then through\n"
+"                   the module's path with dispatch=cpu and with auto,\n"
+"                   taking turns for --seconds each, --repeat rounds;\n"
+"                   prints the paired excess of each per request (e.g.\n"
+"                   --decision --req-sizes 4096:4096 --seconds 0.05\n"
+"                   --repeat 31)\n"
 "  --repeat N       with --dispatch: rounds per point; a round runs the\n"
 "                   three modes one after another, a slice of --seconds\n"
 "                   each, on submitting threads that never stop, in\n"
 "                   each of the six orders in turn; medians kept, and the\n"
 "                   paired ratios' 95 %% intervals printed (odd, 1..63,\n"
-"                   default 3); with --decision, rounds of the two modes\n"
+"                   default 3); with --decision, rounds of the three modes\n"
 "  --no-qd1         with --helper: deep-queue runs only\n"
 "  --window N       with --helper: requests each thread keeps in flight\n"
 "                   (1..%u; default 256, fewer for requests over 64 KiB:\n"
@@ -119,6 +126,7 @@ int main(int argc, char **argv)
 		{ "helper", no_argument, NULL, 'p' },
 		{ "dispatch", no_argument, NULL, 'D' },
 		{ "decision", no_argument, NULL, 'd' },
+		{ "dispatch-algs", required_argument, NULL, 'A' },
 		{ "cpu", no_argument, NULL, 'c' },
 		{ "pcie", no_argument, NULL, 'e' },
 		{ "shape", required_argument, NULL, 'S' },
@@ -134,7 +142,7 @@ int main(int argc, char **argv)
 	};
 	struct bench_opts o = { 16384, 1U << 30, 512, 1U << 20, 1.0, 0, NULL,
 				0, { 0, 0, 0, 0 }, 1, 3, 0,
-				BENCH_QUEUE_DATA_MIB };
+				BENCH_QUEUE_DATA_MIB, NULL };
 	const char *json = "out/bench.json";
 	int raw = 0, helper = 0, cpu = 0, pcie = 0, dispatch = 0, decision = 0;
 	char *end;
@@ -161,6 +169,7 @@ int main(int argc, char **argv)
 		case 'p': helper = 1; break;
 		case 'D': dispatch = 1; break;
 		case 'd': decision = 1; break;
+		case 'A': o.works = optarg; break;
 		case 'c': cpu = 1; break;
 		case 'e': pcie = 1; break;
 		case 'S':
