@@ -7,7 +7,8 @@
 # with the cuda backend (HAVE_CUDA=1).
 #
 #   bench-bin    $(BUILD)/gpu-aes-bench
-#   gpu-bins     also builds it (with cuda.mk's GPU test binaries)
+#   afalg-speed  $(BUILD)/afalg-speed (AF_ALG, the kernel's own drivers)
+#   gpu-bins     also builds both (with cuda.mk's GPU test binaries)
 #   bench        gpu-aes-bench -> ../out/bench.json and bench.png
 #   bench-arm64  its objects cross-compiled for aarch64, not linked (as
 #                helper/Makefile's arm64 does for the helper's)
@@ -19,6 +20,17 @@
 BENCH_SRC := ../bench
 BENCH_BUILD := $(BUILD)/bench
 BENCH := $(BUILD)/gpu-aes-bench
+# The running kernel's own AES drivers through AF_ALG, no GPU needed
+# (scripts/gpu-bench-cpu-drivers).
+AFALG := $(BUILD)/afalg-speed
+
+$(AFALG): $(BENCH_SRC)/afalg_speed.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $<
+
+.PHONY: afalg-speed
+afalg-speed: $(AFALG)
+gpu-bins: $(AFALG)
 
 .PHONY: bench-bin bench bench-objs bench-arm64
 ifeq ($(HAVE_CUDA),1)
