@@ -15,7 +15,10 @@
 #                     from linux-source-6.12 (once, cached: 10-25 min)
 #   make kunit        KUnit suites on UML, plain and KASAN
 #   make check-gpu    GPU correctness suite (needs an NVIDIA GPU)
-#   make bench        gpu-aes-bench, writes out/bench.{json,png}
+#   make gpu-bins     what a GPU machine runs: the GPU checks and
+#                     gpu-aes-bench (bench/), in helper/build/
+#   make bench        gpu-aes-bench, writes out/bench.{json,png}; every
+#                     figure of docs/performance.md: scripts/gpu-bench OUT
 #   make lint         checkpatch/W=1/sparse on kmod, cppcheck on helper
 #   make demo         boot a VM with the module + helper and show it working
 #   make install      DKMS sources, helper, systemd unit, udev rule (DESTDIR=,
@@ -34,7 +37,8 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 # Jobs for the builds that check-unit runs before its tests.
 JOBS ?= $(shell nproc)
 
-.PHONY: all helper kmod check check-unit check-vm kunit check-gpu bench lint \
+.PHONY: all helper kmod check check-unit check-vm kunit check-gpu gpu-bins \
+	bench lint \
 	demo clean install uninstall check-install check-systemd deb check-deb \
 	check-arm64 check-arm64-64k
 
@@ -59,6 +63,7 @@ check-vm:
 
 check-arm64:
 	$(MAKE) -C helper arm64 arm64-check
+	$(MAKE) -C bench bench-arm64
 	scripts/vm-test --arch arm64
 
 # Not in check: the kernel build alone takes 10-25 minutes on 2 cores.
@@ -71,8 +76,11 @@ kunit:
 check-gpu:
 	$(MAKE) -C helper check-gpu
 
+gpu-bins:
+	$(MAKE) -C bench gpu-bins
+
 bench:
-	$(MAKE) -C helper bench
+	$(MAKE) -C bench bench
 
 lint:
 	scripts/lint

@@ -8,8 +8,8 @@
 #                    through the kernel's request path, kring/) and
 #                    check_status (the GPUs in the helper's status file);
 #                    SKIP without a GPU
-#   make gpu-bins    the binaries a GPU machine runs: these three and
-#                    gpu-aes-bench (bench/bench.mk adds itself)
+#   make gpu-bins    the binaries a GPU machine runs: these three (and
+#                    gpu-aes-bench, where ../bench/bench.mk is read too)
 #
 # The runtime is linked statically (-lcudart_static) so binaries carry it.
 

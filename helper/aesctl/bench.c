@@ -6,7 +6,7 @@
  * best other driver of the same cra_name (from /proc/crypto), at a few
  * sizes.  So it includes the socket copies, the ring, the helper and its
  * backend (or the module's CPU fallback); it is not a measure of the GPU
- * kernels (gpu-aes-bench and docs/benchmarks.md are).
+ * kernels (gpu-aes-bench and docs/performance.md are).
  */
 #include <errno.h>
 #include <getopt.h>

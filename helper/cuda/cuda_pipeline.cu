@@ -1034,7 +1034,7 @@ void submit_one(struct gpu_aes_backend *be, struct gpu_aes_batch *b,
 /*
  * The core calls this on its only thread: every batch waits for it, so
  * its cost caps requests/s once it nears a whole CPU (57 % of one at 4
- * KiB on 16 threads, bench-results/2026-11-27-h200-qd).
+ * KiB on 16 threads, 721baa5:bench-results/2026-11-27-h200-qd).
  */
 void cuda_submit(struct gpu_aes_backend *be, struct gpu_aes_batch *b)
 {
@@ -1221,7 +1221,7 @@ unsigned int cuda_describe(struct gpu_aes_backend *be,
 /*
  * A batch per slot of every GPU: the core kept four in flight whatever the
  * slots, which left half of one GPU's idle and bounded 16 threads of 4 KiB
- * requests at 3.7-4.6 M/s (bench-results/2026-11-27-inflight).
+ * requests at 3.7-4.6 M/s (2ab1c55:bench-results/2026-11-27-inflight).
  */
 unsigned int cuda_max_batches(struct gpu_aes_backend *be)
 {

@@ -67,7 +67,7 @@ GF_HD uint64_t gf_clmul32_pre(uint32_t a, const uint32_t b[4])
 /*
  * 32x32 -> 64 carry-less.  Not written as gf_split4() + gf_clmul32_pre():
  * that form compiles the GCM kernel to different code, and the figures in
- * docs/benchmarks.md are for this one.
+ * docs/performance.md are for this one.
  */
 GF_HD uint64_t gf_clmul32(uint32_t a, uint32_t b)
 {
