@@ -1047,7 +1047,6 @@ __device__ void launch_end(uint32_t *ghash, uint32_t *out, uint32_t words,
 			   uint32_t *ticket, uint32_t *done,
 			   uint32_t done_value)
 {
-	__shared__ bool last;
 	const bool alone = gridDim.x == 1;
 
 	if (!alone) {
@@ -1056,10 +1055,13 @@ __device__ void launch_end(uint32_t *ghash, uint32_t *out, uint32_t words,
 		else
 			__threadfence();
 		__syncthreads();
-		if (threadIdx.x == 0)
-			last = atomicAdd(ticket, 1U) == gridDim.x - 1;
-		__syncthreads();
-		if (!last)
+		/*
+		 * Thread 0's ticket reaches the CTA through the barrier's
+		 * reduction: the kernels use no static shared memory, as a
+		 * T4 (64 KiB a CTA) has none beside variant 0's tables.
+		 */
+		if (!__syncthreads_or(threadIdx.x == 0 &&
+				      atomicAdd(ticket, 1U) == gridDim.x - 1))
 			return;
 		__threadfence();
 	} else {
