@@ -38,6 +38,7 @@ struct ctx {
 	const gpu_aes_dev_key *hkeys;
 	uint32_t *ghash;
 	int sms;
+	gpu_aes_kernel_caps caps;
 };
 
 /*
@@ -57,6 +58,7 @@ int prepare_launch(ctx &c, const gpu_aes_kseg *sg, size_t n,
 	CKR(cudaMemcpy(c.segs, sg, n * sizeof(*sg), cudaMemcpyHostToDevice));
 	CKR(cudaMemcpy(c.chunks, ch.data(), ch.size() * sizeof(ch[0]),
 		       cudaMemcpyHostToDevice));
+	l->caps = &c.caps;
 	l->base = c.data;
 	l->segs = c.segs;
 	l->chunks = c.chunks;
@@ -290,8 +292,10 @@ extern "C" int bench_raw(const struct bench_opts *o)
 
 	CKR(cudaSetDevice(0));
 	CKR(cudaDeviceGetAttribute(&c.sms, cudaDevAttrMultiProcessorCount, 0));
-	if (gpu_aes_kernel_init())
+	if (gpu_aes_kernel_init(NULL, &c.caps)) {
+		fprintf(stderr, "bench_raw: %s\n", c.caps.why);
 		return -1;
+	}
 	for (int i = 0; i < 32; i++)
 		key[i] = (uint8_t)(i * 37 + 11);
 	for (int k = 0; k < 3; k++) {

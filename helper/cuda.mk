@@ -10,6 +10,22 @@
 #                    SKIP without a GPU
 #   make gpu-bins    the binaries a GPU machine runs: these three (and
 #                    gpu-aes-bench, where ../bench/bench.mk is read too)
+#   make portable-check  the portable path's code compiled for sm_75 as
+#                    fast as ptxas allows, which refuses any instruction
+#                    a Turing lacks (check-bins builds it with nvcc)
+#
+# The GPU code every binary carries (docs/gpus.md):
+#   CUDA_ARCHS=all   (the default: what make install, the packages and
+#                    gpu-bins ship) SASS for every architecture CUDA 13
+#                    builds for, sm_75 to sm_120, and compute_90 PTX that
+#                    the driver JIT-compiles for any later GPU
+#   CUDA_ARCHS=ci    what make check builds, where no GPU runs it: the
+#                    TMA path's, sm_90 and compute_90 PTX, as before the
+#                    portable path (which portable-check compiles)
+#   NVCC_GENCODE=... any other set, e.g. the portable path alone as PTX
+#                    that the driver JIT-compiles on any GPU, Hopper too:
+#                    NVCC_GENCODE='-gencode arch=compute_75,code=compute_75'
+#                    BUILD=build-sm75 (a directory of its own)
 #
 # The runtime is linked statically (-lcudart_static) so binaries carry it.
 
@@ -31,7 +47,8 @@ endif
 CUDA_UNIT := $(CUDA_BUILD)/cuda-unit
 CUDA_UNIT_OBJS := $(CUDA_BUILD)/unit_host.o $(CUDA_BUILD)/ref.o \
 	$(CUDA_BUILD)/aes_host.o $(CUDA_BUILD)/aes_key.o $(CUDA_BUILD)/xts_ecb.o \
-	$(CUDA_BUILD)/tune_cache.o $(CUDA_BUILD)/file_atomic.o
+	$(CUDA_BUILD)/tune_cache.o $(CUDA_BUILD)/file_atomic.o \
+	$(CUDA_BUILD)/gpu_path.o
 
 $(CUDA_BUILD)/%.o: $(CUDA_SRC)/%.c
 	@mkdir -p $(@D)
@@ -53,7 +70,7 @@ $(CUDA_UNIT): $(CUDA_UNIT_OBJS)
 CUDA_UNIT_ASAN := $(CUDA_BUILD)/cuda-unit-asan
 CUDA_UNIT_SRCS := $(GPUTEST)/unit_host.c $(GPUTEST)/ref.c \
 	$(CUDA_SRC)/aes_host.c src/aes_key.c src/xts_ecb.c \
-	$(CUDA_SRC)/tune_cache.c src/file_atomic.c
+	$(CUDA_SRC)/tune_cache.c src/file_atomic.c $(CUDA_SRC)/gpu_path.c
 $(CUDA_UNIT_ASAN): $(CUDA_UNIT_SRCS) $(wildcard $(CUDA_SRC)/*.h) \
 	$(GPUTEST)/ref.h src/aes_key.h src/xts_ecb.h src/file_atomic.h
 	@mkdir -p $(@D)
@@ -75,11 +92,35 @@ check-bins: $(CUDA_UNIT) $(CUDA_UNIT_ASAN)
 ifeq ($(HAVE_CUDA),1)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC)))
 NVCCFLAGS ?= -O3
+# The portable path's SASS comes from one compute_75 PTX, the TMA path's
+# from one compute_90: the code below 9.0 does not differ by
+# architecture, and nvcc then runs cicc (most of the build's time) once
+# per path, not once per GPU.  compute_90 PTX is the newest code path's;
+# newer PTX would be the same code, loadable on fewer GPUs (not on 11.0).
+CUDA_SM_PORTABLE := 75 80 86 87 89
+CUDA_SM_TMA := 90 100 120
+CUDA_ARCHS ?= all
+ifeq ($(CUDA_ARCHS),all)
+NVCC_GENCODE ?= \
+	$(foreach a,$(CUDA_SM_PORTABLE),-gencode arch=compute_75,code=sm_$(a)) \
+	$(foreach a,$(CUDA_SM_TMA),-gencode arch=compute_90,code=sm_$(a)) \
+	-gencode arch=compute_90,code=compute_90
+else ifeq ($(CUDA_ARCHS),ci)
 NVCC_GENCODE ?= -gencode arch=compute_90,code=sm_90 \
 	-gencode arch=compute_90,code=compute_90
-override NVCCFLAGS += -std=c++17 $(NVCC_GENCODE) \
-	-Xcompiler -Wall,-Wextra,-Werror,-fno-strict-aliasing -D_GNU_SOURCE \
-	-MMD -MP
+else
+$(error CUDA_ARCHS is '$(CUDA_ARCHS)': all or ci, or set NVCC_GENCODE)
+endif
+# nvcc compiles for the architectures side by side (0: a thread per CPU)
+NVCC_THREADS ?= 0
+NVCC_COMMON := -std=c++17 -D_GNU_SOURCE -MMD -MP \
+	-Xcompiler -Wall,-Wextra,-Werror,-fno-strict-aliasing
+override NVCCFLAGS += $(NVCC_COMMON) $(NVCC_GENCODE) --threads $(NVCC_THREADS)
+# The codes the binaries carry, as they report them (kernel_id.c): every
+# code= of NVCC_GENCODE ("sm_75 ... compute_90").
+comma := ,
+CUDA_CODES := $(strip $(subst ],,$(subst [,,$(patsubst code=%,%,$(filter-out \
+	arch=% -gencode --generate-code,$(subst $(comma), ,$(NVCC_GENCODE)))))))
 # nvcc through ccache where it is installed (NVCC_LAUNCHER= turns that
 # off): cicc spends about three minutes on aes_kernel.cu, and make check
 # compiles it twice with the same flags, in the tree and for the Debian
@@ -92,18 +133,34 @@ NVCC_RUN = $(if $(NVCC_LAUNCHER),CCACHE_NOHASHDIR=1 $(NVCC_LAUNCHER)) $(NVCC)
 CUDA_OBJS := $(CUDA_BUILD)/aes_host.o $(CUDA_BUILD)/aes_kernel.o \
 	$(CUDA_BUILD)/kernel_id.o $(CUDA_BUILD)/cuda_pipeline.o \
 	$(CUDA_BUILD)/cuda_keys.o $(CUDA_BUILD)/cuda_tuning.o \
-	$(CUDA_BUILD)/tune_cache.o
+	$(CUDA_BUILD)/tune_cache.o $(CUDA_BUILD)/gpu_path.o
 CUDA_CPPFLAGS := -DHAVE_CUDA
 CUDA_LDLIBS := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread \
 	-lstdc++
 
-$(CUDA_BUILD)/%.o: $(CUDA_SRC)/%.cu
+# The -gencode list the objects were built with: another rebuilds them.
+CUDA_GENCODE_STAMP := $(CUDA_BUILD)/gencode
+$(CUDA_GENCODE_STAMP): FORCE
+	@mkdir -p $(@D)
+	@echo '$(NVCC_GENCODE)' | cmp -s - $@ || echo '$(NVCC_GENCODE)' >$@
+.PHONY: FORCE
+FORCE:
+
+$(CUDA_BUILD)/%.o: $(CUDA_SRC)/%.cu $(CUDA_GENCODE_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC_RUN) $(NVCCFLAGS) -Isrc -c -o $@ $<
 
-$(CUDA_BUILD)/%.o: $(GPUTEST)/%.cu
+$(CUDA_BUILD)/%.o: $(GPUTEST)/%.cu $(CUDA_GENCODE_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC_RUN) $(NVCCFLAGS) -Isrc -c -o $@ $<
+
+# Unoptimised, so it takes seconds, not the minutes of the real build:
+# ptxas checks each instruction against the PTX's target either way.
+CUDA_PORTABLE_CHECK := $(CUDA_BUILD)/portable-check.o
+$(CUDA_PORTABLE_CHECK): $(CUDA_SRC)/aes_kernel.cu
+	@mkdir -p $(@D)
+	$(NVCC_RUN) $(NVCC_COMMON) -gencode arch=compute_75,code=sm_75 \
+		-Xcicc -O0 -Xptxas -O0 -Isrc -c -o $@ $<
 
 # The kernel build in the tuning cache's key (cuda/cuda_tuning.cu): the
 # first 16 hex digits of the sha256 of the device code aes_kernel.o
@@ -120,7 +177,9 @@ $(CUDA_BUILD)/kernel_id.c: $(CUDA_BUILD)/aes_kernel.o
 	id=$$(sha256sum $@.fatbin | cut -c1-16) && \
 	printf '%s\n' '/* Generated by helper/cuda.mk from aes_kernel.o. */' \
 		'extern const char gpu_aes_kernel_build_id[];' \
-		"const char gpu_aes_kernel_build_id[] = \"$$id\";" >$@.tmp
+		"const char gpu_aes_kernel_build_id[] = \"$$id\";" \
+		'extern const char gpu_aes_kernel_archs[];' \
+		'const char gpu_aes_kernel_archs[] = "$(CUDA_CODES)";' >$@.tmp
 	rm -f $@.fatbin
 	mv $@.tmp $@
 
@@ -146,8 +205,10 @@ $(SCHECK): $(CUDA_BUILD)/check_status.o $(HELPER_LIB)
 
 all: $(GPU_BINS)
 
-.PHONY: gpu-bins check-gpu
+.PHONY: gpu-bins check-gpu portable-check
 gpu-bins: $(GPU_BINS)
+portable-check: $(CUDA_PORTABLE_CHECK)
+check-bins: $(CUDA_PORTABLE_CHECK)
 
 CHECK_GPU_ROUNDS ?= 200
 check-gpu: $(GPU_BINS)

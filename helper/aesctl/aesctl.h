@@ -53,6 +53,7 @@ struct json_object *jget(struct json_object *v, const char *key);
  */
 long long jint(struct json_object *v, const char *key, long long def);
 const char *jstr(struct json_object *v, const char *key, const char *def);
+int jbool(struct json_object *v, const char *key, int def);
 
 /*
  * Building a document: each adds a value to @parent, under @key in an

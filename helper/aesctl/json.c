@@ -189,6 +189,14 @@ const char *jstr(struct json_object *v, const char *key, const char *def)
 		json_object_get_string(m) : def;
 }
 
+int jbool(struct json_object *v, const char *key, int def)
+{
+	struct json_object *m = jget(v, key);
+
+	return json_object_is_type(m, json_type_boolean) ?
+		json_object_get_boolean(m) : def;
+}
+
 /* ---- building documents ------------------------------------------------ */
 
 /* @v (a new reference, or NULL for null) into @parent, under @key. */

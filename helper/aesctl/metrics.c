@@ -440,6 +440,11 @@ static void helper_file(struct fams *fs, const struct state *s)
 		       num(b, sizeof(b), jint(cnt, hc[i][0], 0)), END);
 	}
 	dispatch(fs, jget(d, "dispatch"));
+	gpus = jget(d, "gpus_unusable");
+	sample(fs, "gpu_aes_gpus_unusable", "gauge",
+	       "GPUs the helper found and cannot use (gpu-aesctl status says why).",
+	       num(b, sizeof(b), json_object_is_type(gpus, json_type_array) ?
+		   (long long)json_object_array_length(gpus) : 0), END);
 	gpus = jget(d, "gpus");
 	ngpus = json_object_is_type(gpus, json_type_array) ?
 		json_object_array_length(gpus) : 0;
@@ -454,6 +459,12 @@ static void helper_file(struct fams *fs, const struct state *s)
 		       "A GPU the helper runs on (value 1).", "1", "gpu", id,
 		       "name", jstr(g, "name", ""), "pci",
 		       jstr(g, "pci", ""), END);
+		if (jstr(g, "path", NULL))
+			sample(fs, "gpu_aes_gpu_code_info", "gauge",
+			       "The GPU's compute capability, code path and the SASS it runs (value 1).",
+			       "1", "gpu", id, "cc", jstr(g, "cc", ""), "path",
+			       jstr(g, "path", ""), "code", jstr(g, "code", ""),
+			       END);
 		sample(fs, "gpu_aes_gpu_memory_bytes", "gauge",
 		       "Device memory of the GPU.",
 		       num(b, sizeof(b), jint(g, "memory_bytes", 0)), "gpu",

@@ -673,7 +673,7 @@ static void problem(struct state *s, const char *level, const char *fmt, ...)
 static void helper_problems(struct state *s, long long pid)
 {
 	const struct helper_file *hf = &s->hf;
-	struct json_object *gpus;
+	struct json_object *gpus, *unusable;
 	long long fpid, updated, interval;
 	const char *backend;
 	char age[64];
@@ -707,13 +707,26 @@ static void helper_problems(struct state *s, long long pid)
 			interval);
 	backend = jstr(hf->doc, "backend", "?");
 	gpus = jget(hf->doc, "gpus");
-	if (strcmp(backend, "cpu") == 0)
+	unusable = jget(hf->doc, "gpus_unusable");
+	if (jstr(hf->doc, "fallback", NULL))
+		problem(s, "warning",
+			"no usable GPU: the helper fell back to the %s backend (%s), AES runs on the CPU (OpenSSL) behind the ring",
+			backend, jstr(hf->doc, "fallback", ""));
+	else if (strcmp(backend, "cpu") == 0)
 		problem(s, "warning",
 			"no GPU: the helper runs the cpu backend, AES runs on the CPU (OpenSSL) behind the ring");
 	else if (!json_object_is_type(gpus, json_type_array) ||
 		 json_object_array_length(gpus) == 0)
 		problem(s, "warning", "no GPU: the helper (backend %s) reports none",
 			backend);
+	for (i = 0; json_object_is_type(unusable, json_type_array) &&
+		    i < json_object_array_length(unusable); i++) {
+		struct json_object *g = json_object_array_get_idx(unusable, i);
+
+		problem(s, "warning", "GPU %lld (%s) not used: %s",
+			jint(g, "id", -1), jstr(g, "name", "?"),
+			jstr(g, "reason", "?"));
+	}
 	for (i = 0; json_object_is_type(gpus, json_type_array) &&
 		    i < json_object_array_length(gpus); i++) {
 		struct json_object *g = json_object_array_get_idx(gpus, i);

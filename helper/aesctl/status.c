@@ -42,10 +42,29 @@ static double attach_time(const struct state *s)
 
 /* ---- text ------------------------------------------------------------- */
 
+/*
+ * A GPU's compute capability, code path and code, where the status file
+ * has them (a helper older than they are writes none).
+ */
+static void text_gpu_code(struct json_object *g)
+{
+	if (jstr(g, "cc", NULL))
+		printf(", compute capability %s", jstr(g, "cc", ""));
+	if (!jstr(g, "path", NULL))
+		return;
+	printf(", %s path (%s", jstr(g, "path", ""), jstr(g, "code", "?"));
+	if (jbool(g, "jit", 0))
+		printf(" from %s PTX, JIT-compiled", jstr(g, "ptx", "?"));
+	printf(")");
+}
+
 /* What the helper's status file says: version, backend, GPUs, region. */
 static void text_helper_file(const struct state *s, struct json_object *d)
 {
 	struct json_object *gpus = jget(d, "gpus");
+	struct json_object *unusable = jget(d, "gpus_unusable");
+	size_t nunusable = json_object_is_type(unusable, json_type_array) ?
+		json_object_array_length(unusable) : 0;
 	struct json_object *ring = jget(d, "ring");
 	struct json_object *cnt = jget(d, "counters");
 	size_t ngpus = json_object_is_type(gpus, json_type_array) ?
@@ -69,17 +88,22 @@ static void text_helper_file(const struct state *s, struct json_object *d)
 	       jint(cnt, "batches", 0), jint(cnt, "requests", 0),
 	       fmt_bytes(b, sizeof(b), (double)jint(cnt, "bytes", 0)),
 	       jint(cnt, "invalid", 0), jint(cnt, "sleeps", 0));
+	if (jstr(d, "fallback", NULL))
+		printf("             fell back to the %s backend: %s\n",
+		       jstr(d, "backend", "?"), jstr(d, "fallback", ""));
 	if (!ngpus)
-		printf("GPUs:        none (%s backend)\n",
-		       jstr(d, "backend", "?"));
+		printf("GPUs:        none%s (%s backend)\n",
+		       nunusable ? " used" : "", jstr(d, "backend", "?"));
 	else
 		printf("GPUs:        %zu\n", ngpus);
 	for (i = 0; i < ngpus; i++) {
 		struct json_object *g = json_object_array_get_idx(gpus, i);
 		struct json_object *l = jget(g, "pcie");
 
-		printf("  GPU %-7lld %s, %s, PCI %s", jint(g, "id", -1),
-		       jstr(g, "name", "?"),
+		printf("  GPU %-7lld %s", jint(g, "id", -1),
+		       jstr(g, "name", "?"));
+		text_gpu_code(g);
+		printf(", %s, PCI %s",
 		       fmt_bytes(b, sizeof(b),
 				 (double)jint(g, "memory_bytes", 0)),
 		       jstr(g, "pci", "?"));
@@ -89,6 +113,15 @@ static void text_helper_file(const struct state *s, struct json_object *d)
 			       jint(l, "max_gen", 0),
 			       jint(l, "max_width", 0));
 		printf("\n");
+	}
+	for (i = 0; i < nunusable; i++) {
+		struct json_object *g = json_object_array_get_idx(unusable, i);
+
+		printf("  GPU %-7lld %s", jint(g, "id", -1),
+		       jstr(g, "name", "?"));
+		if (jstr(g, "cc", NULL))
+			printf(", compute capability %s", jstr(g, "cc", ""));
+		printf(": not used: %s\n", jstr(g, "reason", "?"));
 	}
 	if (ring)
 		printf("Region:      %s, %s\n",

@@ -193,8 +193,35 @@ struct gpu_aes_shape {
 };
 
 #define GPU_AES_NR_VARIANTS	2U
+
+/*
+ * Shared memory a CTA's tables take (aes_kernel.cu's layout): variant 0
+ * holds two rotations of the encryption table, or the decryption table
+ * and the inverse S-box, in 64 KiB; variant 1 four rotations (128 KiB)
+ * and for decryption the inverse S-box after them (192 KiB).  A launch
+ * with chunks of both directions sizes for the larger side.
+ */
+#define GPU_AES_ENC_TABLE_BYTES(v)	((v) ? 131072U : 65536U)
+#define GPU_AES_DEC_TABLE_BYTES(v)	((v) ? 196608U : 65536U)
+
+static inline GPU_AES_HD unsigned int gpu_aes_table_bytes(unsigned int variant,
+							  int enc, int dec)
+{
+	unsigned int e = GPU_AES_ENC_TABLE_BYTES(variant);
+	unsigned int d = GPU_AES_DEC_TABLE_BYTES(variant);
+
+	return dec ? (enc && e > d ? e : d) : e;
+}
 /* The fewest threads a CTA may have (gpu_aes_kernel_launch() refuses less) */
 #define GPU_AES_MIN_THREADS	128U
+
+/*
+ * A stage: a CTA's first GCM chunk's input in shared memory after its
+ * tables, at most this much (a lone 4 KiB request's chunks, two CTAs, and
+ * then some), and its barrier after it (aes_kernel.h, gpu_aes_launch).
+ */
+#define GPU_AES_STAGE_BYTES	4096U
+#define GPU_AES_STAGE_SMEM	(GPU_AES_STAGE_BYTES + 16U)
 
 /*
  * The shape of batches under a MiB, whatever the tuning chose: the 64 KiB

@@ -20,9 +20,28 @@
 #include "aes_gpu.h"
 #include "aes_kernel.h"
 #include "aes_tables.h"
+#include "cuda_backend.h"
 #include "gf128.h"
+#include "gpu_path.h"
 
 #include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The TMA path: cp.async.bulk and its mbarrier (the stage of small GCM
+ * batches) exist from compute capability 9.0 on.  Device code compiled
+ * for an older virtual architecture (the portable path: the compute_75
+ * PTX and the SASS made from it) holds none of it, so that its PTX loads
+ * on every GPU; the host launches the stage kernel only where the code
+ * a GPU runs was compiled with it (the TMA path, gpu_path.h).
+ */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+#define GPU_AES_TMA 1
+#else
+#define GPU_AES_TMA 0
+#endif
 
 namespace {
 
@@ -45,9 +64,14 @@ template <int V> struct layout {
 	static constexpr int enc_tables = V ? 4 : 2;
 	static constexpr int dec_tables = V ? 4 : 1;
 	static constexpr unsigned int td4 = V ? 131072U : 128U;
-	static constexpr unsigned int enc_bytes = V ? 131072U : 65536U;
-	static constexpr unsigned int dec_bytes = V ? 196608U : 65536U;
 };
+
+/* The host sizes a CTA's shared memory by gpu_aes_table_bytes(). */
+static_assert(GPU_AES_ENC_TABLE_BYTES(0) == tbase(1) + 65536 - 128 &&
+	      GPU_AES_DEC_TABLE_BYTES(0) == layout<0>::td4 + 65536 - 128 &&
+	      GPU_AES_ENC_TABLE_BYTES(1) == tbase(3) + 65536 - 128 &&
+	      GPU_AES_DEC_TABLE_BYTES(1) == layout<1>::td4 + 65536,
+	      "aes_gpu.h's table sizes are this layout's");
 
 __device__ __forceinline__ uint32_t lds(const char *smb, unsigned int off)
 {
@@ -599,6 +623,7 @@ __device__ __forceinline__ void gcm_stage_range(const gpu_aes_kseg &sg,
 	}
 }
 
+#if GPU_AES_TMA
 __device__ __forceinline__ uint32_t smem_u32(const void *p)
 {
 	return (uint32_t)__cvta_generic_to_shared(p);
@@ -647,6 +672,20 @@ __device__ __forceinline__ void gcm_stage_wait(const gcm_stage &st)
 			     : "=r"(done) : "r"(bar) : "memory");
 	} while (!done);
 }
+#else
+/* Not reached: the stage kernel ends at once below 9.0 (aes_batch()). */
+__device__ __forceinline__ void gcm_stage_issue(const gcm_stage &,
+						const uint8_t *,
+						const uint8_t *)
+{
+	__trap();
+}
+
+__device__ __forceinline__ void gcm_stage_wait(const gcm_stage &)
+{
+	__trap();
+}
+#endif
 
 /* Block i of the stage, its bytes from nb on zero. */
 __device__ __forceinline__ void gcm_stage_read(const gcm_stage &st,
@@ -1047,7 +1086,6 @@ __device__ void launch_end(uint32_t *ghash, uint32_t *out, uint32_t words,
 			   uint32_t *ticket, uint32_t *done,
 			   uint32_t done_value)
 {
-	__shared__ bool last;
 	const bool alone = gridDim.x == 1;
 
 	if (!alone) {
@@ -1056,10 +1094,13 @@ __device__ void launch_end(uint32_t *ghash, uint32_t *out, uint32_t words,
 		else
 			__threadfence();
 		__syncthreads();
-		if (threadIdx.x == 0)
-			last = atomicAdd(ticket, 1U) == gridDim.x - 1;
-		__syncthreads();
-		if (!last)
+		/*
+		 * Thread 0's ticket reaches the CTA through the barrier's
+		 * reduction: the kernels use no static shared memory, as a
+		 * T4 (64 KiB a CTA) has none beside variant 0's tables.
+		 */
+		if (!__syncthreads_or(threadIdx.x == 0 &&
+				      atomicAdd(ticket, 1U) == gridDim.x - 1))
 			return;
 		__threadfence();
 	} else {
@@ -1078,15 +1119,6 @@ __device__ void launch_end(uint32_t *ghash, uint32_t *out, uint32_t words,
 		if (done)
 			*(volatile uint32_t *)done = done_value;
 	}
-}
-
-__host__ __device__ unsigned int smem_bytes(unsigned int variant, bool enc,
-					    bool dec)
-{
-	unsigned int e = variant ? layout<1>::enc_bytes : layout<0>::enc_bytes;
-	unsigned int d = variant ? layout<1>::dec_bytes : layout<0>::dec_bytes;
-
-	return dec ? (enc && e > d ? e : d) : e;
 }
 
 /*
@@ -1128,7 +1160,17 @@ aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 	const bool dec = blockIdx.x >= enc_ctas;
 	const uint32_t lane4 = (threadIdx.x & 31) * 4;
 	const bool serial = EXT && !dec && blockIdx.x * 32 < nser;
+	/*
+	 * The stage is the TMA's: compiled below 9.0, the stage kernel is
+	 * never launched, and its code there is this trap alone.
+	 */
+	constexpr bool ST = STAGE && GPU_AES_TMA;
 	uint32_t first, n, stride;
+
+	if constexpr (STAGE && !GPU_AES_TMA) {
+		__trap();
+		return;
+	}
 
 	if (dec) {
 		first = nenc + (blockIdx.x - enc_ctas);
@@ -1140,12 +1182,13 @@ aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 		stride = enc_ctas;
 	}
 	/* the stage, then its barrier, after the tables (the launch's own) */
-	const uint32_t so = STAGE ? smem_bytes(V, nenc != 0, ndec != 0) / 16 : 0;
+	const uint32_t so =
+		ST ? gpu_aes_table_bytes(V, nenc != 0, ndec != 0) / 16 : 0;
 	gcm_stage st = { reinterpret_cast<uint64_t *>(
 				 smem_raw + so + GPU_AES_STAGE_BYTES / 16),
 			 smem_raw + so, 0, 0, 0, 0 };
 
-	if (STAGE && first < n) {
+	if (ST && first < n) {
 		const gpu_aes_kchunk ch = chunks ? chunks[first] :
 						   inl.chunks[first];
 		const gpu_aes_kseg sg = chunks ? segs[ch.seg] : inl.segs[ch.seg];
@@ -1167,14 +1210,13 @@ aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 			const gpu_aes_kseg sg = chunks ? segs[ch.seg] :
 							 inl.segs[ch.seg];
 
-			dispatch<V, B, EXT, STAGE>(smb, lane4, base, sg, ch,
-						   keys, ghash,
-						   STAGE && c == first ? &st :
-								   nullptr);
+			dispatch<V, B, EXT, ST>(smb, lane4, base, sg, ch, keys,
+						ghash, ST && c == first ? &st :
+									nullptr);
 		}
 	}
 	/* no CTA leaves shared memory the TMA still writes to */
-	if (STAGE && st.hi + st.ahi && threadIdx.x == 0)
+	if (ST && st.hi + st.ahi && threadIdx.x == 0)
 		gcm_stage_wait(st);
 	if constexpr (EXT) {
 		for (uint32_t j = serial_chain(enc_ctas); serial && j < nser;
@@ -1220,11 +1262,115 @@ kfn pick(unsigned int variant, unsigned int bpt, bool ext)
 
 } /* namespace */
 
-extern "C" int gpu_aes_kernel_init(void)
+/*
+ * The code the binary carries, as nvcc was told to build it: "sm_75 ...
+ * compute_90" (generated by cuda.mk into kernel_id.c).
+ */
+extern "C" const char gpu_aes_kernel_archs[];
+
+namespace {
+
+/* Per variant: ECB/CTR with bpt 1, 2 and 4, the EXT build, the stage. */
+#define KERNELS_PER_VARIANT	5U
+#define NR_KERNELS		(GPU_AES_NR_VARIANTS * KERNELS_PER_VARIANT)
+
+struct kernel_ref {
+	kfn fn;
+	bool stage;
+	unsigned int smem;	/* the most it uses: its tables and stage */
+};
+
+kernel_ref kernel_at(unsigned int i)
+{
+	const unsigned int v = i / KERNELS_PER_VARIANT;
+	const unsigned int k = i % KERNELS_PER_VARIANT;
+	const bool stage = k == 4;
+
+	return { stage ? pick_stage(v) : pick(v, 1U << k, k == 3), stage,
+		 gpu_aes_table_bytes(v, 1, 1) +
+			 (stage ? GPU_AES_STAGE_SMEM : 0) };
+}
+
+/*
+ * What CUDA says of the current device and of the code it would run
+ * there, into @f; false with @why when it cannot say.
+ */
+bool device_facts(gpu_aes_dev_facts *f, char *why, size_t len)
+{
+	int dev, major, minor, optin;
+	cudaFuncAttributes a;
+	cudaError_t e;
+
+	if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
+	    (e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor,
+					dev)) != cudaSuccess ||
+	    (e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor,
+					dev)) != cudaSuccess ||
+	    (e = cudaDeviceGetAttribute(&optin,
+					cudaDevAttrMaxSharedMemoryPerBlockOptin,
+					dev)) != cudaSuccess) {
+		snprintf(why, len, "cannot query the GPU: %s",
+			 cudaGetErrorString(e));
+		return false;
+	}
+	f->cc = 10 * major + minor;
+	f->smem_optin = (unsigned int)optin;
+	f->built = gpu_aes_kernel_archs;
+	if (f->cc < GPU_AES_MIN_CC)
+		return true;	/* too old: its code is not asked for */
+	e = cudaFuncGetAttributes(&a, pick(0, 1, false));
+	if (e == cudaErrorNoKernelImageForDevice ||
+	    e == cudaErrorInvalidDeviceFunction) {
+		(void)cudaGetLastError();
+		return true;	/* no image */
+	}
+	if (e != cudaSuccess) {
+		(void)cudaGetLastError();
+		snprintf(why, len, "cannot load the kernels: %s",
+			 cudaGetErrorString(e));
+		return false;
+	}
+	f->image = 1;
+	f->code_sm = a.binaryVersion;
+	f->code_ptx = a.ptxVersion;
+	for (unsigned int i = 0; i < NR_KERNELS; i++) {
+		if ((e = cudaFuncGetAttributes(&a, kernel_at(i).fn)) !=
+		    cudaSuccess) {
+			snprintf(why, len, "cannot load the kernels: %s",
+				 cudaGetErrorString(e));
+			return false;
+		}
+		if (a.sharedSizeBytes > f->static_smem)
+			f->static_smem = (unsigned int)a.sharedSizeBytes;
+	}
+	return true;
+}
+
+} /* namespace */
+
+extern "C" int gpu_aes_kernel_init(const char *path_option,
+				   struct gpu_aes_kernel_caps *caps)
 {
 	struct gpu_aes_tables t;
+	struct gpu_aes_dev_facts f;
+	struct gpu_aes_kernel_caps own;
 	uint32_t host[3 * 256], xpow[129][4];
+	int forced = gpu_aes_cuda_path_forced(path_option);
 
+	if (!caps)
+		caps = &own;
+	memset(&f, 0, sizeof(f));
+	memset(caps, 0, sizeof(*caps));
+	if (forced < 0) {
+		snprintf(caps->why, sizeof(caps->why),
+			 "the code path asked for is '%s', not auto or portable",
+			 path_option ? path_option : getenv("GPU_AES_CUDA_PATH"));
+		return -1;
+	}
+	f.force_portable = forced;
+	if (!device_facts(&f, caps->why, sizeof(caps->why)) ||
+	    gpu_aes_path_choose(&f, caps) == GPU_AES_PATH_NONE)
+		return -1;
 	gpu_aes_make_tables(&t);
 	for (int i = 0; i < 256; i++) {
 		host[i] = t.te0[i];
@@ -1232,40 +1378,42 @@ extern "C" int gpu_aes_kernel_init(void)
 		host[512 + i] = t.td4[i];
 	}
 	if (cudaMemcpyToSymbol(g_tables, host, sizeof(host)) != cudaSuccess)
-		return -1;
+		goto cuda_failed;
 	gpu_aes_xts_xpow(xpow);
 	if (cudaMemcpyToSymbol(c_xpow, xpow, sizeof(xpow)) != cudaSuccess)
-		return -1;
-	for (unsigned int v = 0; v < GPU_AES_NR_VARIANTS; v++) {
-		if (cudaFuncSetAttribute(pick_stage(v),
+		goto cuda_failed;
+	/* what a launch may take: its tables' size, up to the GPU's limit */
+	for (unsigned int i = 0; i < NR_KERNELS; i++) {
+		const kernel_ref k = kernel_at(i);
+
+		if (k.stage && caps->path != GPU_AES_PATH_TMA)
+			continue;	/* never launched */
+		if (cudaFuncSetAttribute(k.fn,
 					 cudaFuncAttributeMaxDynamicSharedMemorySize,
-					 (int)(smem_bytes(v, true, true) +
-					       GPU_AES_STAGE_SMEM)) != cudaSuccess)
-			return -1;
-		for (unsigned int b = 1; b <= 8; b *= 2)
-			if (cudaFuncSetAttribute(
-				    pick(v, b & 7, b == 8),
-				    cudaFuncAttributeMaxDynamicSharedMemorySize,
-				    (int)smem_bytes(v, true, true)) != cudaSuccess)
-				return -1;
+					 (int)(k.smem < caps->smem_max ?
+					       k.smem : caps->smem_max)) !=
+		    cudaSuccess)
+			goto cuda_failed;
 	}
 	return 0;
-}
-
-extern "C" unsigned int gpu_aes_kernel_smem(unsigned int variant, int enc,
-					    int dec)
-{
-	return smem_bytes(variant, enc, dec);
+cuda_failed:
+	snprintf(caps->why, sizeof(caps->why), "cannot set up the kernels: %s",
+		 cudaGetErrorString(cudaGetLastError()));
+	caps->path = GPU_AES_PATH_NONE;
+	return -1;
 }
 
 extern "C" int gpu_aes_kernel_launch(const struct gpu_aes_launch *l,
 				     cudaStream_t stream)
 {
+	const struct gpu_aes_kernel_caps *caps = l->caps;
 	uint32_t nenc = l->nenc, ndec = l->nchunks - l->nenc;
 	uint32_t grid = l->max_ctas, enc_ctas;
 
 	if (l->nchunks == 0)
 		return 0;
+	if (!caps || caps->path == GPU_AES_PATH_NONE)
+		return -1;
 	/* fill_tables() loads each warp's entries at once for these */
 	if (l->shape.threads < GPU_AES_MIN_THREADS || l->shape.threads > 512 ||
 	    l->shape.threads % 32)
@@ -1292,12 +1440,15 @@ extern "C" int gpu_aes_kernel_launch(const struct gpu_aes_launch *l,
 		if (enc_ctas == grid)
 			enc_ctas = grid - 1;
 	}
-	const bool stage = l->stage && l->ext && nenc != 0;
-	const kfn fn = stage ? pick_stage(l->shape.variant) :
-			       pick(l->shape.variant, l->shape.bpt, l->ext != 0);
+	const unsigned int v = gpu_aes_launch_variant(caps, l->shape.variant,
+						      nenc != 0, ndec != 0);
+	const bool stage = l->stage && l->ext && nenc != 0 &&
+			   gpu_aes_launch_stages(caps, v, nenc != 0, ndec != 0);
+	const kfn fn = stage ? pick_stage(v) :
+			       pick(v, l->shape.bpt, l->ext != 0);
 
 	fn<<<grid, l->shape.threads,
-	     smem_bytes(l->shape.variant, nenc != 0, ndec != 0) +
+	     gpu_aes_table_bytes(v, nenc != 0, ndec != 0) +
 		     (stage ? GPU_AES_STAGE_SMEM : 0), stream>>>(
 		l->base, l->segs, l->chunks, nenc, l->nser, ndec, enc_ctas,
 		l->keys, l->ghash, l->ghash_out, l->ghash_words, l->ticket,

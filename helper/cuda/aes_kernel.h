@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "aes_gpu.h"
+#include "gpu_path.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -18,20 +19,14 @@ extern "C" {
  */
 #define GPU_AES_INLINE_MAX	40U	/* 3.5 KiB: within the 4 KiB parameter space */
 
-/*
- * With stage: a CTA's first GCM chunk's input in shared memory, at most
- * this much (a lone 4 KiB request's chunks, two CTAs, and then some),
- * and its barrier after it.
- */
-#define GPU_AES_STAGE_BYTES	4096U
-#define GPU_AES_STAGE_SMEM	(GPU_AES_STAGE_BYTES + 16U)
-
 struct gpu_aes_inline {
 	struct gpu_aes_kseg segs[GPU_AES_INLINE_MAX];
 	struct gpu_aes_kchunk chunks[GPU_AES_INLINE_MAX];
 };
 
 struct gpu_aes_launch {
+	/* the GPU's, from gpu_aes_kernel_init(): the launch is refused without */
+	const struct gpu_aes_kernel_caps *caps;
 	uint8_t *base;				/* device view of the data */
 	const struct gpu_aes_kseg *segs;	/* device memory */
 	const struct gpu_aes_kchunk *chunks;	/* device memory, or NULL: */
@@ -82,15 +77,29 @@ struct gpu_aes_launch {
 	 * 1 (a batch with GCM, small enough that a lone request's wait is
 	 * what matters): each CTA has the TMA copy its first GCM chunk's
 	 * input into shared memory while it fills its tables; a kernel of
-	 * its own, so no other launch carries its registers.
+	 * its own, so no other launch carries its registers.  Only where
+	 * caps allow it (gpu_aes_launch_stages()), else the launch runs
+	 * unstaged, with the same results.
 	 */
 	uint32_t stage;
 };
 
-/* Once per device (after cudaSetDevice): tables and smem limits. */
-int gpu_aes_kernel_init(void);
-unsigned int gpu_aes_kernel_smem(unsigned int variant, int enc, int dec);
-/* Queues the launch; 0, or -1 if the launch was refused. */
+/*
+ * Once per device, after cudaSetDevice(): decides the device's code path
+ * into @caps (NULL: not kept) by gpu_aes_path_choose(), portable when
+ * @path_option (NULL: GPU_AES_CUDA_PATH, read by gpu_aes_cuda_path_forced())
+ * says so; uploads the tables and sets each kernel's shared-memory limit.
+ * Every kernel is loaded here, so a driver that JIT-compiles the PTX
+ * does it now, not at a request's launch.  0, or -1 with caps->why
+ * saying why the device cannot be used.
+ */
+int gpu_aes_kernel_init(const char *path_option,
+			struct gpu_aes_kernel_caps *caps);
+/*
+ * Queues the launch; 0, or -1 if the launch was refused.  A shape whose
+ * tables do not fit the device runs with variant 0's
+ * (gpu_aes_launch_variant()).
+ */
 int gpu_aes_kernel_launch(const struct gpu_aes_launch *l, cudaStream_t stream);
 
 #ifdef __cplusplus

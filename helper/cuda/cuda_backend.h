@@ -3,8 +3,8 @@
  * cuda_backend.h - the cuda backend's host helpers beyond backend.h.
  * Its knobs are environment variables, read in cuda_pipeline.cu
  * (GPU_AES_CUDA_ZC_MAX, GPU_AES_CUDA_CPU_BELOW, GPU_AES_CUDA_SYNC_SPIN_US,
- * GPU_AES_CUDA_BATCH_COPY) and cuda_tuning.cu
- * (GPU_AES_CUDA_SHAPE); their one description, with the tuning cache's,
+ * GPU_AES_CUDA_BATCH_COPY), cuda_tuning.cu (GPU_AES_CUDA_SHAPE) and
+ * gpu_path.c (GPU_AES_CUDA_PATH); their one description, with the tuning cache's,
  * is the man page: docs/gpu-aes-helper.8, ENVIRONMENT and FILES.
  */
 #ifndef GPU_AES_CUDA_BACKEND_H
@@ -29,6 +29,16 @@ struct gpu_aes_backend;
 /* The counters so far, of a backend the cuda ops opened; any thread. */
 void gpu_aes_cuda_get_stats(struct gpu_aes_backend *be,
 			    struct gpu_aes_cuda_stats *out);
+
+/*
+ * Whether the portable code path runs on every GPU (gpu_path.h), not
+ * the TMA path where a GPU has it: @option, the helper's --gpu-path
+ * ("auto" or "portable"), or when NULL the environment's
+ * GPU_AES_CUDA_PATH (the same words; unset or empty: auto), which is how
+ * the GPU checks and gpu-aes-bench are told.  1 forced, 0 not, -1 for a
+ * value that is neither word.
+ */
+int gpu_aes_cuda_path_forced(const char *option);
 
 /*
  * "0,2": those device ids, each once, each < ndev; NULL or "" or "all":

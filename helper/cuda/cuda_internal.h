@@ -9,6 +9,7 @@
 #define GPU_AES_CUDA_INTERNAL_H
 
 #include "aes_gpu.h"
+#include "gpu_path.h"
 
 #include <cuda_runtime.h>
 #include <openssl/evp.h>
@@ -78,6 +79,8 @@ struct worker {
 	int dev;
 	int sms;
 	bool dead;
+	const char *error;	/* the first failed call's, for the report */
+	gpu_aes_kernel_caps caps;	/* its code path (gpu_path.h) */
 	gpu_aes_shape shape;	/* cuda_tuning.cu */
 	uint8_t *d_data;	/* mirror of the data area */
 	uint8_t *zc_data;	/* device view of region->data */
@@ -154,8 +157,11 @@ inline bool ck(worker *w, cudaError_t e, const char *what, const char *file,
 		return true;
 	gpu_aes_log(LOG_ERR, "cuda: gpu %d: %s (%s:%d): %s", w ? w->dev : -1,
 		    what, file, line, cudaGetErrorString(e));
-	if (w)
+	if (w) {
 		w->dead = true;
+		if (!w->error)
+			w->error = cudaGetErrorString(e);
+	}
 	return false;
 }
 

@@ -687,6 +687,7 @@ bool enqueue_pieces(gpu_aes_backend *be, worker *w, slot *s,
 			return true;
 		}
 		memset(&l, 0, sizeof(l));
+		l.caps = &w->caps;
 		l.base = w->d_data;
 		l.segs = s->d_segs + p.s0;
 		l.chunks = s->d_chunks + p.c0;
@@ -764,6 +765,7 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	gpu_aes_launch l;
 
 	memset(&l, 0, sizeof(l));
+	l.caps = &w->caps;
 	if (inl) {
 		memcpy(l.inl.segs, s->h_segs, n * sizeof(gpu_aes_kseg));
 		memcpy(l.inl.chunks, s->h_chunks, nch * sizeof(gpu_aes_kchunk));
@@ -892,11 +894,68 @@ void worker_free(worker *w)
 	delete w;
 }
 
-worker *worker_new(gpu_aes_backend *be, int dev)
+/*
+ * What @info says of a GPU before its kernels are set up: from its
+ * properties, which the status file reports whether it is used or not.
+ */
+void gpu_facts(const cudaDeviceProp &p, gpu_aes_gpu_info *info)
+{
+	snprintf(info->name, sizeof(info->name), "%s", p.name);
+	info->memory_bytes = p.totalGlobalMem;
+	snprintf(info->pci, sizeof(info->pci), "%04x:%02x:%02x.0",
+		 (unsigned int)p.pciDomainID & 0xffffU,
+		 (unsigned int)p.pciBusID & 0xffU,
+		 (unsigned int)p.pciDeviceID & 0x1fU);
+	info->cc = 10 * p.major + p.minor;
+}
+
+/*
+ * The kernels set up on the current GPU, its code path chosen
+ * (gpu_aes_kernel_init()) into w->caps and @info, and logged: false when
+ * it cannot be used, info->reason saying why.
+ */
+bool kernel_setup(worker *w, const cudaDeviceProp &p, const char *path_option,
+		  gpu_aes_gpu_info *info)
+{
+	const gpu_aes_kernel_caps *c = &w->caps;
+	uint64_t t0 = now_ns();
+	char code[64];
+	double s;
+
+	if (gpu_aes_kernel_init(path_option, &w->caps)) {
+		snprintf(info->reason, sizeof(info->reason), "%s", c->why);
+		gpu_aes_log(LOG_WARNING, "cuda: gpu %d %s (compute capability %d.%d) not used: %s",
+			    w->dev, p.name, p.major, p.minor, c->why);
+		return false;
+	}
+	s = (now_ns() - t0) / 1e9;
+	snprintf(info->path, sizeof(info->path), "%s",
+		 gpu_aes_path_name(c->path));
+	info->code_sm = c->code_sm;
+	info->code_ptx = c->code_ptx;
+	info->jit = c->jit;
+	gpu_aes_code_name(c, code, sizeof(code));
+	gpu_aes_log(LOG_INFO, "cuda: gpu %d %s (compute capability %d.%d): %s path%s%s%s, code %s",
+		    w->dev, p.name, p.major, p.minor, info->path,
+		    c->why[0] ? " (" : "", c->why, c->why[0] ? ")" : "", code);
+	if (s >= 1.0)
+		gpu_aes_log(LOG_INFO, "cuda: gpu %d: its kernels took %.1f s to load%s",
+			    w->dev, s, c->jit ?
+			    " (the driver's JIT; its cache, CUDA_CACHE_PATH, keeps the result)" :
+			    "");
+	return true;
+}
+
+/* A worker on GPU @dev; NULL when it cannot run there (@info says why). */
+worker *worker_new(gpu_aes_backend *be, int dev, const char *path_option,
+		   gpu_aes_gpu_info *info)
 {
 	const gpu_aes_region *r = be->region;
 	worker *w = new worker();
 	cudaDeviceProp p;
+
+	memset(info, 0, sizeof(*info));
+	info->id = dev;
 
 	w->be = be;
 	w->dev = dev;
@@ -915,9 +974,12 @@ worker *worker_new(gpu_aes_backend *be, int dev)
 	w->max_chunks = (uint32_t)(r->data_size / 16 / GPU_AES_CHUNK_MIN) +
 			2 * w->max_segs;
 	if (!CK(w, cudaSetDevice(dev)) ||
-	    !CK(w, cudaGetDeviceProperties(&p, dev)) ||
-	    gpu_aes_kernel_init() ||
-	    !CK(w, cudaMalloc(&w->d_data, r->data_size)) ||
+	    !CK(w, cudaGetDeviceProperties(&p, dev)))
+		goto fail;
+	gpu_facts(p, info);
+	if (!kernel_setup(w, p, path_option, info))
+		goto fail;
+	if (!CK(w, cudaMalloc(&w->d_data, r->data_size)) ||
 	    !CK(w, cudaHostGetDevicePointer((void **)&w->zc_data, r->data, 0)) ||
 	    !keys_init(w, r->nr_keys))
 		goto fail;
@@ -967,8 +1029,13 @@ worker *worker_new(gpu_aes_backend *be, int dev)
 	gpu_aes_log(LOG_INFO, "cuda: gpu %d %s, %d SMs, variant %u threads %u bpt %u ctas/sm %u",
 		    dev, p.name, w->sms, w->shape.variant, w->shape.threads,
 		    w->shape.bpt, w->shape.ctas_per_sm);
+	info->usable = 1;
 	return w;
 fail:
+	if (!info->reason[0])
+		snprintf(info->reason, sizeof(info->reason),
+			 "cannot start on it: %s",
+			 w->error ? w->error : "no completion thread");
 	worker_free(w);
 	return nullptr;
 }
@@ -990,8 +1057,14 @@ int cuda_open(const struct gpu_aes_backend_config *cfg,
 {
 	gpu_aes_backend *be = new gpu_aes_backend();
 	struct gpu_aes_backend_config cpu_cfg = {};
-	int devs[64], nsel, ndev = 0;
+	struct gpu_aes_gpu_report *rep = cfg ? cfg->report : nullptr;
+	int devs[GPU_AES_MAX_GPUS], nsel, ndev = 0;
+	const char *why = "no usable GPU";
+	char buf[sizeof(rep->why)];
+	cudaError_t e;
 
+	if (rep)
+		memset(rep, 0, sizeof(*rep));
 	be->region = region;
 	pthread_mutex_init(&be->cpu_lock, NULL);
 	be->zc_max = env_u64("GPU_AES_CUDA_ZC_MAX", 256U << 10);
@@ -1000,30 +1073,48 @@ int cuda_open(const struct gpu_aes_backend_config *cfg,
 	be->cpu_ops = &gpu_aes_backend_cpu;
 	if (be->cpu_ops->open(&cpu_cfg, region, &be->cpu)) {
 		be->cpu = nullptr;
+		why = "cannot open the cpu backend it falls back on";
 		goto fail;
 	}
-	if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 1)
+	if ((e = cudaGetDeviceCount(&ndev)) != cudaSuccess || ndev < 1) {
+		why = e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA GPU";
 		goto fail;
-	nsel = gpu_aes_parse_gpus(cfg ? cfg->gpus : NULL, ndev, devs, 64);
-	if (nsel < 1)
+	}
+	nsel = gpu_aes_parse_gpus(cfg ? cfg->gpus : NULL, ndev, devs,
+				  GPU_AES_MAX_GPUS);
+	if (nsel < 1) {
+		snprintf(buf, sizeof(buf),
+			 "--gpus '%s' names no GPU of the %d here, or one twice",
+			 cfg && cfg->gpus ? cfg->gpus : "", ndev);
+		why = buf;
 		goto fail;
-	if (!ck(nullptr, cudaHostRegister(region->base, region->size,
-					  cudaHostRegisterMapped |
-					  cudaHostRegisterPortable),
-		"cudaHostRegister", __FILE__, __LINE__))
+	}
+	e = cudaHostRegister(region->base, region->size,
+			     cudaHostRegisterMapped | cudaHostRegisterPortable);
+	if (!ck(nullptr, e, "cudaHostRegister", __FILE__, __LINE__)) {
+		snprintf(buf, sizeof(buf), "cannot register the shared region: %s",
+			 cudaGetErrorString(e));
+		why = buf;
 		goto fail;
+	}
 	be->registered = true;
 	for (int i = 0; i < nsel; i++) {
-		worker *w = worker_new(be, devs[i]);
+		gpu_aes_gpu_info info;
+		worker *w = worker_new(be, devs[i], cfg ? cfg->gpu_path : NULL,
+				       &info);
 
 		if (w)
 			be->workers.push_back(w);
+		if (rep)
+			rep->gpus[rep->nr++] = info;
 	}
 	if (be->workers.empty())
 		goto fail;
 	*out = be;
 	return 0;
 fail:
+	if (rep)
+		snprintf(rep->why, sizeof(rep->why), "%s", why);
 	cuda_close(be);
 	return -ENODEV;
 }
@@ -1192,32 +1283,6 @@ void cuda_close(struct gpu_aes_backend *be)
 	delete be;
 }
 
-/* Name, memory and PCI address of each GPU in use, for the status file. */
-unsigned int cuda_describe(struct gpu_aes_backend *be,
-			   struct gpu_aes_gpu_info *out, unsigned int max)
-{
-	unsigned int n = 0;
-
-	for (worker *w : be->workers) {
-		cudaDeviceProp p;
-
-		if (n == max)
-			break;
-		if (cudaGetDeviceProperties(&p, w->dev) != cudaSuccess)
-			continue;
-		memset(&out[n], 0, sizeof(out[n]));
-		out[n].id = w->dev;
-		snprintf(out[n].name, sizeof(out[n].name), "%s", p.name);
-		out[n].memory_bytes = p.totalGlobalMem;
-		snprintf(out[n].pci, sizeof(out[n].pci), "%04x:%02x:%02x.0",
-			 (unsigned int)p.pciDomainID & 0xffffU,
-			 (unsigned int)p.pciBusID & 0xffU,
-			 (unsigned int)p.pciDeviceID & 0x1fU);
-		n++;
-	}
-	return n;
-}
-
 /*
  * A batch per slot of every GPU: the core kept four in flight whatever the
  * slots, which left half of one GPU's idle and bounded 16 threads of 4 KiB
@@ -1250,5 +1315,5 @@ extern "C" const struct gpu_aes_backend_ops gpu_aes_backend_cuda = {
 	gpu_aes_cuda::cuda_probe, gpu_aes_cuda::cuda_open,
 	gpu_aes_cuda::cuda_submit, gpu_aes_cuda::cuda_drain,
 	gpu_aes_cuda::cuda_close, gpu_aes_cuda::cuda_idle,
-	gpu_aes_cuda::cuda_describe, gpu_aes_cuda::cuda_max_batches,
+	gpu_aes_cuda::cuda_max_batches,
 };

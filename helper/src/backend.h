@@ -77,17 +77,46 @@ struct gpu_aes_batch {
 	void *owner;		/* the core's, untouched by backends */
 };
 
-/* One GPU a backend uses, as the helper's status file reports it. */
+/*
+ * One GPU a backend considered, whether it runs on it or not, as the log
+ * and the helper's status file report it.
+ */
 struct gpu_aes_gpu_info {
 	int id;			/* the backend's device id (CUDA ordinal) */
-	char name[256];		/* as cudaDeviceProp::name */
+	char name[256];		/* as cudaDeviceProp::name, or "" */
 	uint64_t memory_bytes;	/* device memory */
 	char pci[16];		/* "dddd:bb:dd.f" for sysfs, or "" */
+	int cc;			/* compute capability times ten; 0: unknown */
+	int usable;		/* the backend runs on it */
+	/* usable: */
+	char path[16];		/* its code path: "tma" or "portable" */
+	int code_sm;		/* the SASS it runs: 90 for sm_90 */
+	int code_ptx;		/* the PTX that SASS came from: 75, 90 */
+	int jit;		/* the driver JIT-compiled it (not in the binary) */
+	/* not usable: why, in words */
+	char reason[192];
+};
+
+#define GPU_AES_MAX_GPUS	64
+
+/* What a GPU backend's open() found: its GPUs, and why it failed. */
+struct gpu_aes_gpu_report {
+	unsigned int nr;
+	struct gpu_aes_gpu_info gpus[GPU_AES_MAX_GPUS];
+	char why[192];		/* open() failed: why, in words */
 };
 
 struct gpu_aes_backend_config {
 	const char *gpus;	/* cuda: comma-separated device ids, NULL = all */
 	unsigned int threads;	/* cpu: worker threads, 0 = one */
+	/* cuda: "auto" or "portable" (cuda_backend.h), NULL: unset */
+	const char *gpu_path;
+	/*
+	 * Optional: a GPU backend's open() fills it, whether it succeeds or
+	 * not (the helper reports the GPUs it cannot use, and why it fell
+	 * back to the cpu backend); other backends leave it alone.
+	 */
+	struct gpu_aes_gpu_report *report;
 };
 
 struct gpu_aes_backend;
@@ -121,12 +150,6 @@ struct gpu_aes_backend_ops {
 	 * idle() again after a while even when no request comes.
 	 */
 	bool (*idle)(struct gpu_aes_backend *be);
-	/*
-	 * Optional (NULL: no GPUs).  Fill at most @max entries for the GPUs
-	 * the backend runs on; returns how many.  Any thread, after open().
-	 */
-	unsigned int (*describe)(struct gpu_aes_backend *be,
-				 struct gpu_aes_gpu_info *out, unsigned int max);
 	/*
 	 * Optional (NULL: 4).  How many batches it works on at once, after
 	 * open(): the core keeps that many in flight, since requests wait

@@ -20,6 +20,9 @@
 #include "secret.h"
 #include "status_file.h"
 #include "transport.h"
+#ifdef HAVE_CUDA
+#include "../cuda/cuda_backend.h"
+#endif
 
 /* helper/Makefile passes dkms.conf's PACKAGE_VERSION, the one version. */
 #ifndef GPU_AES_HELPER_VERSION
@@ -43,6 +46,7 @@ struct options {
 	const char *status_file;	/* "" for none */
 	const char *backend;
 	const char *gpus;
+	const char *gpu_path;
 	unsigned long queues;		/* 0: one per CPU, up to AUTO_QUEUES */
 	unsigned long entries;
 	unsigned long keys;
@@ -97,6 +101,11 @@ static void usage(FILE *f)
 "  -t, --threads N      cpu backend worker threads (default 1)\n"
 
 "  -g, --gpus LIST      cuda backend: comma-separated device ids (default all)\n"
+"      --gpu-path auto|portable\n"
+"                       cuda backend's code path: tma on GPUs of compute\n"
+"                       capability 9.0 and later and portable on the others\n"
+"                       (auto), or portable on every GPU (default:\n"
+"                       GPU_AES_CUDA_PATH, else auto)\n"
 "      --status-file PATH  status file for gpu-aesctl, rewritten every %u s\n"
 "                       (default /run/gpu-aes/helper.json; '' for none)\n"
 "      --allow-core-dump  stay dumpable once attached, for debugging (keys\n"
@@ -160,6 +169,7 @@ static int parse(int argc, char **argv, struct options *o)
 		{ "spin-us", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "gpus", required_argument, NULL, 'g' },
+		{ "gpu-path", required_argument, NULL, 'P' },
 		{ "status-file", required_argument, NULL, 'S' },
 		{ "allow-core-dump", no_argument, NULL, 'C' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -199,6 +209,18 @@ static int parse(int argc, char **argv, struct options *o)
 			break;
 		case 'g':
 			o->gpus = optarg;
+			break;
+		case 'P':
+			o->gpu_path = optarg;
+#ifdef HAVE_CUDA
+			if (gpu_aes_cuda_path_forced(optarg) >= 0)
+				break;
+			fprintf(stderr, "gpu-aes-helper: --gpu-path: auto or portable, not '%s'\n",
+				optarg);
+#else
+			fprintf(stderr, "gpu-aes-helper: --gpu-path: this build has no cuda backend\n");
+#endif
+			bad = 1;
 			break;
 		case 'S':
 			o->status_file = optarg;
@@ -332,12 +354,19 @@ static uint64_t process_cpu_ns(void *arg)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * The GPUs the cuda backend found at open, usable or not (backend.h),
+ * and why the helper fell back to the cpu backend, if it did ("").
+ */
+static struct gpu_aes_gpu_report g_gpus;
+static char g_fallback[256];
+
 /* What the status file says of this helper; see status_file.h. */
 static struct gpu_aes_status_file *
 status_file_start(const struct options *o,
 		  const struct gpu_aes_backend_ops *ops,
-		  struct gpu_aes_backend *be, struct gpu_aes_core *core,
-		  const struct gpu_aes_region *r, enum gpu_aes_region_pages pages)
+		  struct gpu_aes_core *core, const struct gpu_aes_region *r,
+		  enum gpu_aes_region_pages pages)
 {
 	static struct gpu_aes_status_static st;
 
@@ -358,8 +387,9 @@ status_file_start(const struct options *o,
 	st.region_bytes = r->size;
 	st.pages = pages_name(pages);
 	st.hdr = r->hdr;
-	st.nr_gpus = ops->describe ?
-		ops->describe(be, st.gpus, GPU_AES_STATUS_MAX_GPUS) : 0;
+	st.fallback = g_fallback[0] ? g_fallback : NULL;
+	st.nr_gpus = g_gpus.nr;
+	memcpy(st.gpus, g_gpus.gpus, g_gpus.nr * sizeof(st.gpus[0]));
 	return gpu_aes_status_file_start(o->status_file, &st, core);
 }
 
@@ -368,6 +398,8 @@ static int serve(const struct options *o, const struct gpu_aes_backend_ops *ops)
 	struct gpu_aes_backend_config bcfg = {
 		.gpus = o->gpus,
 		.threads = (unsigned int)o->threads,
+		.gpu_path = o->gpu_path,
+		.report = &g_gpus,
 	};
 	struct gpu_aes_core_config ccfg = {
 		.spin_us = (unsigned int)o->spin_us,
@@ -438,9 +470,19 @@ static int serve(const struct options *o, const struct gpu_aes_backend_ops *ops)
 		goto out;
 	}
 	err = ops->open(&bcfg, &r, &be);
+	if (err && !strcmp(o->backend, "auto") &&
+	    ops != &gpu_aes_backend_cpu) {
+		/* the same algorithms: the module was told the cuda ones */
+		snprintf(g_fallback, sizeof(g_fallback), "%s backend: %s",
+			 ops->name, g_gpus.why[0] ? g_gpus.why : strerror(-err));
+		log_warn("%s: falling back to the cpu backend", g_fallback);
+		ops = &gpu_aes_backend_cpu;
+		err = ops->open(&bcfg, &r, &be);
+	}
 	if (err) {
 		log_err("backend %s failed to start: %s", ops->name,
-			strerror(-err));
+			g_gpus.why[0] && ops != &gpu_aes_backend_cpu ?
+			g_gpus.why : strerror(-err));
 		be = NULL;
 		status = EXIT_BACKEND;
 		goto out;
@@ -458,7 +500,7 @@ static int serve(const struct options *o, const struct gpu_aes_backend_ops *ops)
 	log_notice("serving %s with backend %s, spin %lu us", o->device,
 		   ops->name, o->spin_us);
 	if (o->status_file[0])
-		sf = status_file_start(o, ops, be, core, &r, pages);
+		sf = status_file_start(o, ops, core, &r, pages);
 
 	err = gpu_aes_core_run(core);
 	g_core = NULL;

@@ -259,6 +259,40 @@ static void put_estimates(struct doc *d, struct json_object *o,
 	}
 }
 
+/*
+ * A GPU of "gpus" (the helper runs on it: its code path and the code it
+ * runs) or of "gpus_unusable" (why not).  "cc" as nvidia-smi writes
+ * compute_cap, null when unknown.
+ */
+static void put_gpu(struct doc *d, struct json_object *gpus,
+		    const struct gpu_aes_gpu_info *g, const char *sysfs)
+{
+	struct json_object *o = put(d, gpus, NULL, json_object_new_object());
+	char v[32];
+
+	put_int(d, o, "id", g->id);
+	put_str(d, o, "name", g->name);
+	if (g->cc) {
+		snprintf(v, sizeof(v), "%d.%d", g->cc / 10, g->cc % 10);
+		put_str(d, o, "cc", v);
+	} else {
+		put_null(d, o, "cc");
+	}
+	put_u64(d, o, "memory_bytes", g->memory_bytes);
+	put_str(d, o, "pci", g->pci);
+	put_pcie(d, o, sysfs, g->pci);
+	if (!g->usable) {
+		put_str(d, o, "reason", g->reason);
+		return;
+	}
+	put_str(d, o, "path", g->path);
+	snprintf(v, sizeof(v), "sm_%d", g->code_sm);
+	put_str(d, o, "code", v);
+	snprintf(v, sizeof(v), "compute_%d", g->code_ptx);
+	put_str(d, o, "ptx", v);
+	put(d, o, "jit", json_object_new_boolean(g->jit));
+}
+
 /* "dispatch": the module's mode and estimates, the helper's figures. */
 static void put_dispatch(struct doc *d, struct json_object *doc,
 			 const struct gpu_aes_status_static *st,
@@ -318,17 +352,18 @@ static struct json_object *status_doc(struct doc *d,
 	put_u64(d, o, "data_bytes", st->data_bytes);
 	put_u64(d, o, "region_bytes", st->region_bytes);
 	put_str(d, o, "pages", st->pages);
+	if (st->fallback)
+		put_str(d, doc, "fallback", st->fallback);
+	else
+		put_null(d, doc, "fallback");
 	gpus = put(d, doc, "gpus", json_object_new_array());
-	for (i = 0; i < st->nr_gpus; i++) {
-		const struct gpu_aes_gpu_info *g = &st->gpus[i];
-
-		o = put(d, gpus, NULL, json_object_new_object());
-		put_int(d, o, "id", g->id);
-		put_str(d, o, "name", g->name);
-		put_u64(d, o, "memory_bytes", g->memory_bytes);
-		put_str(d, o, "pci", g->pci);
-		put_pcie(d, o, sysfs, g->pci);
-	}
+	for (i = 0; i < st->nr_gpus; i++)
+		if (st->gpus[i].usable)
+			put_gpu(d, gpus, &st->gpus[i], sysfs);
+	gpus = put(d, doc, "gpus_unusable", json_object_new_array());
+	for (i = 0; i < st->nr_gpus; i++)
+		if (!st->gpus[i].usable)
+			put_gpu(d, gpus, &st->gpus[i], sysfs);
 	put_dispatch(d, doc, st, sysfs);
 	o = put(d, doc, "counters", json_object_new_object());
 	put_u64(d, o, "batches", cs->batches);

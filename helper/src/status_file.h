@@ -15,9 +15,12 @@
 #include "backend.h"
 #include "core.h"
 
-/* 2: ABI v3's queues in "ring", and "dispatch". */
+/*
+ * 2: ABI v3's queues in "ring", and "dispatch".  Members added since
+ * (each GPU's code path, "gpus_unusable", "fallback") leave it 2: a
+ * reader of 2 finds what it knew where it was.
+ */
 #define GPU_AES_STATUS_SCHEMA	2
-#define GPU_AES_STATUS_MAX_GPUS	64
 /* Seconds between rewrites. */
 #define GPU_AES_STATUS_INTERVAL	2U
 
@@ -45,8 +48,11 @@ struct gpu_aes_status_static {
 	 * none.
 	 */
 	const struct gpu_aes_region_hdr *hdr;
+	/* why the helper runs the cpu backend it was not asked for, or NULL */
+	const char *fallback;
+	/* the GPUs the cuda backend found, those it runs on and the others */
 	unsigned int nr_gpus;
-	struct gpu_aes_gpu_info gpus[GPU_AES_STATUS_MAX_GPUS];
+	struct gpu_aes_gpu_info gpus[GPU_AES_MAX_GPUS];
 };
 
 /*

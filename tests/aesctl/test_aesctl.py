@@ -7,7 +7,9 @@ gpu-aes-helper write them, so every case is exact and needs no module.
 usage: test_aesctl.py PATH/TO/gpu-aesctl
 
 Checks: status and status --json report every counter, status file,
-per-queue file and parameter exactly, the helper, its queues, GPUs,
+per-queue file and parameter exactly, the helper, its queues, GPUs (each
+one's compute capability and code path, those it cannot use and why, its
+fallback to the cpu backend; and a helper's older file, without them),
 dispatch mode and estimates and lookups, fallback reasons that add up
 (their parts apart), and the problems in plain words (helper not attached,
 stalled on some queues, dispatch=cpu, status file missing / stale /
@@ -118,8 +120,11 @@ ESTIMATES = [
 ]
 
 
-def helper_doc(backend="cpu", pid=4242, updated=None, gpus=None):
-    return {
+def helper_doc(backend="cpu", pid=4242, updated=None, gpus=None,
+               unusable=None, fallback=None):
+    """The helper's status file; unusable and fallback as a helper since
+    issue 52 writes them (an older one has neither)."""
+    doc = {
         "schema": 2, "pid": pid, "version": "0.1.0", "abi": 3,
         "backend": backend, "device": "/dev/gpu_aes",
         "started": int(time.time()) - 700,
@@ -134,6 +139,10 @@ def helper_doc(backend="cpu", pid=4242, updated=None, gpus=None):
         "counters": {"batches": 10, "requests": 1000, "bytes": 4096000,
                      "invalid": 0, "sleeps": 12},
     }
+    if unusable is not None or fallback is not None:
+        doc["gpus_unusable"] = unusable or []
+        doc["fallback"] = fallback
+    return doc
 
 
 H200 = [{"id": 0, "name": "NVIDIA H200", "memory_bytes": 150754820096,
@@ -144,6 +153,21 @@ H200 = [{"id": 0, "name": "NVIDIA H200", "memory_bytes": 150754820096,
          "pci": "0000:66:00.0",
          "pcie": {"gen": 1, "width": 8, "max_gen": 5, "max_width": 16,
                   "speed": "2.5 GT/s PCIe"}}]
+
+# As a helper since issue 52 writes its GPUs: compute capability, code
+# path, code; the ones it cannot use apart, each with its reason.
+GPU = dict(memory_bytes=85899345920, pcie=None)
+PATHS = [
+    dict(GPU, id=0, name="NVIDIA H100 80GB HBM3", cc="9.0", pci="0000:19:00.0",
+         path="tma", code="sm_90", ptx="compute_90", jit=False),
+    dict(GPU, id=1, name="NVIDIA L4", cc="8.9", pci="0000:3b:00.0",
+         path="portable", code="sm_89", ptx="compute_75", jit=False),
+    dict(GPU, id=2, name="NVIDIA H200", cc="9.0", pci="0000:5d:00.0",
+         path="portable", code="sm_90", ptx="compute_75", jit=True)]
+K80 = dict(GPU, id=3, name="Tesla K80", cc="3.7", pci="0000:86:00.0",
+           reason="compute capability 3.7 is older than 7.5, the oldest CUDA 13 builds code for")
+NO_CODE = dict(GPU, id=0, name="NVIDIA L4", cc="8.9", pci="0000:3b:00.0",
+               reason="no code for compute capability 8.9 in this build (it carries sm_90 compute_90)")
 
 
 def crypto_entry(name, driver, module, prio, typ="skcipher",
@@ -380,6 +404,59 @@ def test_status_json():
     rc2, out2, _ = run("--json", root=root)
     check("gpu-aesctl --json (no command) is status --json",
           rc2 == 0 and json.loads(out2)["counters"] == j["counters"])
+    shutil.rmtree(root)
+
+
+
+def test_status_gpu_paths():
+    """Each GPU's compute capability, code path and code; a GPU the helper
+    cannot use, named with why; the fallback to the cpu backend."""
+    root = make_root(doc=helper_doc("cuda", gpus=PATHS, unusable=[K80]))
+    rc, out, err = run("status", root=root)
+    check("status: each GPU's compute capability, path and code",
+          rc == 0 and
+          "  GPU 0       NVIDIA H100 80GB HBM3, compute capability 9.0, tma path (sm_90), 80 GiB, PCI 0000:19:00.0\n" in out and
+          "  GPU 1       NVIDIA L4, compute capability 8.9, portable path (sm_89), 80 GiB, PCI 0000:3b:00.0\n" in out and
+          "  GPU 2       NVIDIA H200, compute capability 9.0, portable path (sm_90 from compute_75 PTX, JIT-compiled), 80 GiB, PCI 0000:5d:00.0\n" in out, out)
+    check("status: a GPU not used, and why",
+          "GPUs:        3\n" in out and
+          "  GPU 3       Tesla K80, compute capability 3.7: not used: compute capability 3.7 is older than 7.5, the oldest CUDA 13 builds code for\n" in out, out)
+    p = problems_text(out)
+    check("status: the GPU not used is a problem, and nothing else is",
+          "warning: GPU 3 (Tesla K80) not used: compute capability 3.7 is older than 7.5" in p and
+          len([l for l in p.splitlines() if l.strip()]) == 1 and "fell back" not in out, p)
+    rc, js, _ = run("status", "--json", root=root)
+    c = json.loads(js)["helper"]["status_file"]["content"]
+    check("status --json: the GPUs and the unusable one, as written",
+          c["gpus"] == PATHS and c["gpus_unusable"] == [K80] and c["fallback"] is None, c)
+    rc, text, _ = run("metrics", root=root)
+    s = metrics_ok(text, root, "metrics with code paths")
+    check("metrics: GPUs in use and not, each one's code path",
+          s is not None and s[("gpu_aes_gpus", ())] == 3 and
+          s[("gpu_aes_gpus_unusable", ())] == 1 and
+          s.get(("gpu_aes_gpu_code_info", (("cc", "9.0"), ("code", "sm_90"), ("gpu", "0"), ("path", "tma")))) == 1 and
+          s.get(("gpu_aes_gpu_code_info", (("cc", "9.0"), ("code", "sm_90"), ("gpu", "2"), ("path", "portable")))) == 1,
+          text)
+    shutil.rmtree(root)
+
+    root = make_root(doc=helper_doc("cpu", unusable=[NO_CODE],
+                                    fallback="cuda backend: no usable GPU"))
+    rc, out, err = run("status", root=root)
+    check("status: the fallback and its reason, no GPU used, the one found and why",
+          rc == 0 and
+          "             fell back to the cpu backend: cuda backend: no usable GPU\n" in out and
+          "GPUs:        none used (cpu backend)\n" in out and
+          "  GPU 0       NVIDIA L4, compute capability 8.9: not used: no code for compute capability 8.9 in this build (it carries sm_90 compute_90)\n" in out, out)
+    p = problems_text(out)
+    check("status: the fallback is the problem, said once, with the GPU's own",
+          "warning: no usable GPU: the helper fell back to the cpu backend (cuda backend: no usable GPU)" in p and
+          "warning: GPU 0 (NVIDIA L4) not used: no code for compute capability 8.9" in p and
+          "no GPU: the helper runs the cpu backend" not in p, p)
+    rc, text, _ = run("metrics", root=root)
+    s = metrics_ok(text, root, "metrics after a fallback")
+    check("metrics: no GPU used, one not usable",
+          s is not None and s[("gpu_aes_gpus", ())] == 0 and
+          s[("gpu_aes_gpus_unusable", ())] == 1, text)
     shutil.rmtree(root)
 
 
@@ -912,7 +989,8 @@ def main():
     if not os.access(CTL, os.X_OK):
         print(f"FAIL: no gpu-aesctl at {CTL}")
         return 1
-    for t in (test_status, test_status_json, test_problems, test_garbage,
+    for t in (test_status, test_status_json, test_status_gpu_paths,
+              test_problems, test_garbage,
               test_status_file_strings,
               test_no_module_and_bad_input, test_why_directions,
               test_module_order, test_metrics,

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * check_status - what the helper's status file says of the GPUs, on a real
- * one: the cuda backend's describe() names every GPU it opened, with its
- * memory and a PCI address of the form sysfs uses, and the document
+ * one: the cuda backend's report names every GPU it opened, with its
+ * memory, a PCI address of the form sysfs uses, its compute capability
+ * and the code path and code it runs (the TMA path from compute
+ * capability 9.0 unless GPU_AES_CUDA_PATH=portable forces the other, as
+ * gpu_aes_path_choose() decides), and the document
  * gpu_aes_status_render() makes from it (the PCIe link read from
  * /sys/bus/pci/devices/) is printed for a person to compare with
  * nvidia-smi.  Prints "N passed, M failed"; without a GPU prints SKIP and
@@ -14,6 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../helper/cuda/cuda_backend.h"
+#include "../../helper/cuda/gpu_path.h"
 #include "../../helper/src/backend.h"
 #include "../../helper/src/region.h"
 #include "../../helper/src/status_file.h"
@@ -41,8 +46,12 @@ static int pci_form(const char *s)
 int main(int argc, char **argv)
 {
 	const struct gpu_aes_backend_ops *ops = &gpu_aes_backend_cuda;
-	struct gpu_aes_backend_config cfg = { .gpus = argc > 1 ? argv[1] : NULL };
+	static struct gpu_aes_gpu_report rep;
+	struct gpu_aes_backend_config cfg = {
+		.gpus = argc > 1 ? argv[1] : NULL, .report = &rep,
+	};
 	static struct gpu_aes_status_static st;
+	const int forced = gpu_aes_cuda_path_forced(NULL) == 1;
 	struct gpu_aes_core_stats cs = { 0 };
 	struct json_object *doc, *gpus;
 	struct gpu_aes_backend *be;
@@ -68,12 +77,15 @@ int main(int argc, char **argv)
 		gpu_aes_region_free(&r);
 		return 1;
 	}
-	check(ops->describe != NULL, "cuda backend has describe()");
-	st.nr_gpus = ops->describe(be, st.gpus, GPU_AES_STATUS_MAX_GPUS);
-	snprintf(what, sizeof(what), "describe() names %u GPU(s)", st.nr_gpus);
+	st.nr_gpus = rep.nr;
+	memcpy(st.gpus, rep.gpus, sizeof(st.gpus));
+	snprintf(what, sizeof(what), "the report names %u GPU(s)", st.nr_gpus);
 	check(st.nr_gpus >= 1, what);
 	for (i = 0; i < st.nr_gpus; i++) {
 		const struct gpu_aes_gpu_info *g = &st.gpus[i];
+		/* the spec: TMA from 9.0, unless forced or the code is older */
+		const char *want = g->cc >= 90 && !forced && g->code_ptx >= 90 ?
+				   "tma" : "portable";
 
 		snprintf(what, sizeof(what),
 			 "GPU %d: name '%s', %llu bytes, PCI %s (dddd:bb:dd.f)",
@@ -81,6 +93,15 @@ int main(int argc, char **argv)
 			 g->pci);
 		check(g->name[0] && isprint((unsigned char)g->name[0]) &&
 		      g->memory_bytes >= (1ULL << 30) && pci_form(g->pci), what);
+		snprintf(what, sizeof(what),
+			 "GPU %d: compute capability %d.%d, %s path (%s wanted), code sm_%d from compute_%d%s",
+			 g->id, g->cc / 10, g->cc % 10, g->path, want,
+			 g->code_sm, g->code_ptx, g->jit ? ", JIT" : "");
+		check(g->usable && g->cc >= GPU_AES_MIN_CC &&
+		      !strcmp(g->path, want) && g->code_sm <= g->cc &&
+		      g->code_sm / 10 == g->cc / 10 &&
+		      g->code_ptx >= GPU_AES_MIN_CC && g->code_ptx <= g->code_sm,
+		      what);
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", g->pci);
 		printf("     %s: %s\n", path,
 		       stat(path, &sb) ? "absent here (pcie: null)" : "present");
@@ -99,6 +120,17 @@ int main(int argc, char **argv)
 	      json_object_object_get_ex(json_object_array_get_idx(gpus, 0),
 					"id", NULL),
 	      "the status document lists them");
+	{
+		struct json_object *g0 = json_object_array_get_idx(gpus, 0);
+		struct json_object *p = NULL;
+
+		snprintf(what, sizeof(what),
+			 "the document gives GPU %d's path, %s", st.gpus[0].id,
+			 st.gpus[0].path);
+		check(json_object_object_get_ex(g0, "path", &p) &&
+		      !strcmp(json_object_get_string(p), st.gpus[0].path),
+		      what);
+	}
 	json_object_put(doc);
 	fputs(buf, stdout);
 	ops->close(be);

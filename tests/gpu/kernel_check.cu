@@ -80,18 +80,47 @@ int main(int argc, char **argv)
 	std::vector<tkey> keys(nkeys);
 	std::vector<gpu_aes_dev_key> dkeys(nkeys);
 	gpu_aes_dev_key *d_keys;
+	gpu_aes_kernel_caps caps;
 
 	if (argc > 1 && !strcmp(argv[1], "--probe")) {
 		int n = 0;
 
-		return cudaGetDeviceCount(&n) == cudaSuccess && n > 0 ? 0 : 1;
+		if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1)
+			return 1;
+		CK(cudaSetDevice(0));
+		if (gpu_aes_kernel_init(NULL, &caps)) {
+			printf("kernel_check: GPU 0 cannot run the kernels: %s\n",
+			       caps.why);
+			return 1;
+		}
+		return 0;
 	}
 	rng_seed(&r, 0x5eed);
 	CK(cudaSetDevice(0));
 	CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-	if (gpu_aes_kernel_init()) {
-		fprintf(stderr, "kernel init failed\n");
-		return 2;
+	{
+		struct timespec t0, t1;
+		cudaDeviceProp p;
+		char code[64];
+
+		CK(cudaGetDeviceProperties(&p, 0));
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (gpu_aes_kernel_init(NULL, &caps)) {
+			fprintf(stderr, "kernel init failed: %s\n", caps.why);
+			return 2;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		gpu_aes_code_name(&caps, code, sizeof(code));
+		/* the gpu-check of each path greps this line */
+		printf("kernel_check: %s, compute capability %d.%d: %s path%s%s%s, code %s, kernels loaded in %.1f s\n",
+		       p.name, p.major, p.minor, gpu_aes_path_name(caps.path),
+		       caps.why[0] ? " (" : "", caps.why,
+		       caps.why[0] ? ")" : "", code,
+		       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+		for (unsigned int v = 0; v < GPU_AES_NR_VARIANTS; v++)
+			if (gpu_aes_launch_variant(&caps, v, 1, 0) != v)
+				printf("kernel_check: variant %u's tables do not fit this GPU: its shapes are skipped\n",
+				       v);
 	}
 	for (unsigned int k = 0; k < nkeys; k++) {
 		unsigned int nr;
@@ -297,7 +326,10 @@ int main(int argc, char **argv)
 		for (unsigned int t = 128; t <= 512; t *= 2) {
 			gpu_aes_launch l;
 
+			if (gpu_aes_launch_variant(&caps, v, 1, 0) != v)
+				continue;
 			memset(&l, 0, sizeof(l));
+			l.caps = &caps;
 			l.base = d_data;
 			l.segs = inl ? nullptr : d_segs;
 			l.chunks = inl ? nullptr : d_ch;
@@ -377,7 +409,8 @@ int main(int argc, char **argv)
 			bool ok = true;
 
 			if (by_word) {
-				time_t give_up = time(NULL) + 10;
+				/* a hang, not a sanitized launch on a shared GPU */
+				time_t give_up = time(NULL) + 60;
 
 				while (__atomic_load_n(h_done, __ATOMIC_ACQUIRE) !=
 				       done_value && time(NULL) < give_up)
@@ -389,7 +422,7 @@ int main(int argc, char **argv)
 					memcpy(ghash.data(), h_out, nsegs * 16);
 				if (!ok)
 					fprintf(stderr,
-						"FAIL it %d v%u b%u t%u: no completion word in 10 s\n",
+						"FAIL it %d v%u b%u t%u: no completion word in 60 s\n",
 						it, v, b, t);
 			}
 			CK(cudaDeviceSynchronize());

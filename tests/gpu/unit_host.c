@@ -3,13 +3,14 @@
  * unit_host - the cuda backend's parts that need no GPU: 128-bit counter
  * arithmetic, chunking, key expansion, the tables and the kernel's round
  * arithmetic (re-done here on the CPU word for word, against OpenSSL), the
- * tuning cache (its format, where it is and how it is written) and --gpus
- * parsing.  Runs in CI.
+ * tuning cache (its format, where it is and how it is written), --gpus
+ * parsing and the code path each GPU generation gets.  Runs in CI.
  */
 #include "../../helper/cuda/aes_gpu.h"
 #include "../../helper/cuda/aes_tables.h"
 #include "../../helper/cuda/cuda_backend.h"
 #include "../../helper/cuda/gf128.h"
+#include "../../helper/cuda/gpu_path.h"
 #include "../../helper/cuda/tune_cache.h"
 #include "ref.h"
 
@@ -1074,6 +1075,126 @@ static void test_merge_runs(void)
 	EXPECT(gpu_aes_merge_runs(inside, 0) == 0);
 }
 
+/* The facts of a GPU as CUDA gives them, for gpu_aes_path_choose(). */
+static struct gpu_aes_dev_facts gpu(int cc, unsigned int optin_kib,
+				    int ptx, const char *built)
+{
+	struct gpu_aes_dev_facts f = {
+		.cc = cc, .smem_optin = optin_kib * 1024, .image = 1,
+		.code_sm = cc, .code_ptx = ptx, .built = built,
+	};
+
+	return f;
+}
+
+#define FAT "sm_75 sm_80 sm_86 sm_87 sm_89 sm_90 sm_100 sm_120 compute_90"
+
+/*
+ * The code path and table sizes each generation gets, with the real
+ * shared-memory limits a CTA may opt into (CUDA's occupancy tables):
+ * T4 64 KiB, A100 and Orin 163, A10/L4/L40S/RTX 99, H100/B200 227.
+ */
+static void test_gpu_path(void)
+{
+	struct gpu_aes_kernel_caps c;
+	struct gpu_aes_dev_facts f;
+	char code[64];
+
+	/* Turing: portable, variant 0's 64 KiB fill its 64 exactly */
+	f = gpu(75, 64, 75, FAT);
+	EXPECT(gpu_aes_path_choose(&f, &c) == GPU_AES_PATH_PORTABLE);
+	EXPECT(c.smem_max == 65536 && !c.jit && strstr(c.why, "no TMA"));
+	EXPECT(gpu_aes_launch_variant(&c, 0, 1, 1) == 0);
+	EXPECT(gpu_aes_launch_variant(&c, 1, 1, 0) == 0);
+	EXPECT(!gpu_aes_launch_stages(&c, 0, 1, 0));
+	gpu_aes_code_name(&c, code, sizeof(code));
+	EXPECT(!strcmp(code, "sm_75"));
+	/* ... and a byte of static shared memory would not fit it */
+	f.static_smem = 16;
+	EXPECT(gpu_aes_path_choose(&f, &c) == GPU_AES_PATH_NONE);
+	EXPECT(strstr(c.why, "64 KiB of shared memory") && c.smem_max == 0);
+
+	/* Ampere A100: variant 1's encryption tables fit, not its decryption */
+	f = gpu(80, 163, 75, FAT);
+	EXPECT(gpu_aes_path_choose(&f, &c) == GPU_AES_PATH_PORTABLE);
+	EXPECT(gpu_aes_launch_variant(&c, 1, 1, 0) == 1);
+	EXPECT(gpu_aes_launch_variant(&c, 1, 0, 1) == 0);
+	EXPECT(gpu_aes_launch_variant(&c, 1, 1, 1) == 0);
+	EXPECT(!gpu_aes_launch_stages(&c, 0, 1, 0));
+	/* Ampere/Ada consumer parts: variant 0 only */
+	f = gpu(86, 99, 75, FAT);
+	EXPECT(gpu_aes_path_choose(&f, &c) == GPU_AES_PATH_PORTABLE);
+	EXPECT(gpu_aes_launch_variant(&c, 1, 1, 0) == 0);
+	f = gpu(89, 99, 75, FAT);
+	EXPECT(gpu_aes_path_choose(&f, &c) == GPU_AES_PATH_PORTABLE);
+
+	/* Hopper: TMA, both variants, staged with either */
+	f = gpu(90, 227, 90, FAT);
+	EXPECT(gpu_aes_path_choose(&f, &c) == GPU_AES_PATH_TMA);
+	EXPECT(!c.why[0] && !c.jit && c.code_sm == 90 && c.code_ptx == 90);
+	EXPECT(gpu_aes_launch_variant(&c, 1, 1, 1) == 1);
+	EXPECT(gpu_aes_launch_stages(&c, 1, 1, 1));
+	EXPECT(gpu_aes_launch_stages(&c, 0, 1, 0));
+	EXPECT(!strcmp(gpu_aes_path_name(c.path), "tma"));
+	/* ... forced portable: no stage */
+	f.force_portable = 1;
+	EXPECT(gpu_aes_path_choose(&f, &c) == GPU_AES_PATH_PORTABLE);
+	EXPECT(strstr(c.why, "forced") && !gpu_aes_launch_stages(&c, 0, 1, 0));
+	EXPECT(gpu_aes_launch_variant(&c, 1, 1, 1) == 1);
+	/* ... running the compute_75 PTX alone, JIT-compiled: portable */
+	f = gpu(90, 227, 75, "compute_75");
+	EXPECT(gpu_aes_path_choose(&f, &c) == GPU_AES_PATH_PORTABLE);
+	EXPECT(c.jit && strstr(c.why, "compute_75"));
+	gpu_aes_code_name(&c, code, sizeof(code));
+	EXPECT(!strcmp(code, "sm_90 from compute_75 PTX, JIT-compiled"));
+
+	/* Blackwell: datacenter 227 KiB, RTX 50 99 KiB; both TMA */
+	f = gpu(100, 227, 90, FAT);
+	EXPECT(gpu_aes_path_choose(&f, &c) == GPU_AES_PATH_TMA && !c.jit);
+	f = gpu(120, 99, 90, FAT);
+	EXPECT(gpu_aes_path_choose(&f, &c) == GPU_AES_PATH_TMA);
+	EXPECT(gpu_aes_launch_variant(&c, 1, 1, 0) == 0);
+	EXPECT(gpu_aes_launch_stages(&c, 0, 1, 1));
+	/* a GPU without SASS here runs the compute_90 PTX, JIT-compiled */
+	f = gpu(110, 227, 90, FAT);
+	EXPECT(gpu_aes_path_choose(&f, &c) == GPU_AES_PATH_TMA && c.jit);
+	/* whole words only: sm_10 is not sm_100 */
+	f = gpu(10, 227, 90, "sm_100");
+	f.cc = 100;
+	EXPECT(gpu_aes_path_choose(&f, &c) == GPU_AES_PATH_TMA && c.jit);
+
+	/* too old, whatever the image */
+	f = gpu(70, 96, 70, FAT);
+	EXPECT(gpu_aes_path_choose(&f, &c) == GPU_AES_PATH_NONE);
+	EXPECT(strstr(c.why, "7.0 is older than 7.5"));
+	f = gpu(61, 48, 0, FAT);
+	f.image = 0;
+	EXPECT(gpu_aes_path_choose(&f, &c) == GPU_AES_PATH_NONE);
+	EXPECT(strstr(c.why, "6.1 is older"));
+	/* no image: a build for Hopper alone on an L4 */
+	f = gpu(89, 99, 0, "sm_90 compute_90");
+	f.image = 0;
+	EXPECT(gpu_aes_path_choose(&f, &c) == GPU_AES_PATH_NONE);
+	EXPECT(strstr(c.why, "no code for compute capability 8.9") &&
+	       strstr(c.why, "(it carries sm_90 compute_90)"));
+	EXPECT(!strcmp(gpu_aes_path_name(c.path), "none"));
+
+	/* --gpu-path, else GPU_AES_CUDA_PATH */
+	unsetenv("GPU_AES_CUDA_PATH");
+	EXPECT(gpu_aes_cuda_path_forced(NULL) == 0);
+	EXPECT(gpu_aes_cuda_path_forced("portable") == 1);
+	EXPECT(gpu_aes_cuda_path_forced("auto") == 0);
+	EXPECT(gpu_aes_cuda_path_forced("tma") == -1);
+	setenv("GPU_AES_CUDA_PATH", "portable", 1);
+	EXPECT(gpu_aes_cuda_path_forced(NULL) == 1);
+	EXPECT(gpu_aes_cuda_path_forced("auto") == 0);	/* the option wins */
+	setenv("GPU_AES_CUDA_PATH", "", 1);
+	EXPECT(gpu_aes_cuda_path_forced(NULL) == 0);
+	setenv("GPU_AES_CUDA_PATH", "Portable", 1);
+	EXPECT(gpu_aes_cuda_path_forced(NULL) == -1);
+	unsetenv("GPU_AES_CUDA_PATH");
+}
+
 int main(void)
 {
 	test_gf128();
@@ -1092,6 +1213,7 @@ int main(void)
 	test_shape();
 	test_tune_cache();
 	test_gpus();
+	test_gpu_path();
 	printf("cuda unit tests: %d passed, %d failed\n", checks - failures,
 	       failures);
 	return failures ? 1 : 0;

@@ -153,7 +153,9 @@ TEST(status_file_render_cpu)
 		"  \"threads\": 1,\n"
 		"  \"spin_us\": 50,\n"
 		"  \"ring\": {\"queues\": 2, \"queue_entries\": 1024, \"keys\": 1024, \"queue_data_bytes\": 4194304, \"data_bytes\": 8388608, \"region_bytes\": 9588736, \"pages\": \"transparent huge pages\"},\n"
+		"  \"fallback\": null,\n"
 		"  \"gpus\": [],\n"
+		"  \"gpus_unusable\": [],\n"
 		"  \"dispatch\": {\"mode\": null, \"helper_cpu_ns_per_kib\": null, \"helper_mib_per_s\": null,\n"
 		"    \"estimates\": null},\n"
 		"  \"counters\": {\"batches\": 3, \"requests\": 40, \"bytes\": 81920, \"invalid\": 1, \"sleeps\": 7}\n"
@@ -237,6 +239,32 @@ static const char *const pci_dirs[] = {
 	"bus", "bus/pci", "bus/pci/devices", "bus/pci/devices/0000:65:00.0",
 };
 
+/* GPU @g of the cuda backend's report, in use. */
+static void usable(struct gpu_aes_gpu_info *g, int id, const char *name,
+		   const char *path, int code_sm, int code_ptx, int jit)
+{
+	memset(g, 0, sizeof(*g));
+	g->id = id;
+	snprintf(g->name, sizeof(g->name), "%s", name);
+	g->cc = code_sm;
+	g->usable = 1;
+	snprintf(g->path, sizeof(g->path), "%s", path);
+	g->code_sm = code_sm;
+	g->code_ptx = code_ptx;
+	g->jit = jit;
+}
+
+/* ... not in use, and why. */
+static void unusable(struct gpu_aes_gpu_info *g, int id, const char *name,
+		     int cc, const char *reason)
+{
+	memset(g, 0, sizeof(*g));
+	g->id = id;
+	snprintf(g->name, sizeof(g->name), "%s", name);
+	g->cc = cc;
+	snprintf(g->reason, sizeof(g->reason), "%s", reason);
+}
+
 TEST(status_file_render_gpus)
 {
 	static const char *const link[] = {
@@ -257,15 +285,16 @@ TEST(status_file_render_gpus)
 
 	base(&st);
 	st.backend = "cuda";
-	st.nr_gpus = 2;
-	st.gpus[0].id = 0;
-	snprintf(st.gpus[0].name, sizeof(st.gpus[0].name), "NVIDIA \"H200\"\\\t");
+	usable(&st.gpus[0], 0, "NVIDIA \"H200\"\\\t", "tma", 90, 90, 0);
 	st.gpus[0].memory_bytes = 150ULL << 30;
 	snprintf(st.gpus[0].pci, sizeof(st.gpus[0].pci), "0000:65:00.0");
-	st.gpus[1].id = 3;
-	snprintf(st.gpus[1].name, sizeof(st.gpus[1].name), "NVIDIA H200");
-	st.gpus[1].memory_bytes = 1;
-	snprintf(st.gpus[1].pci, sizeof(st.gpus[1].pci), "0000:99:00.0");
+	/* not used, listed apart, between the two in use */
+	unusable(&st.gpus[1], 1, "Tesla K80", 37,
+		 "compute capability 3.7 is older than 7.5");
+	usable(&st.gpus[2], 3, "NVIDIA H200", "portable", 90, 75, 1);
+	st.gpus[2].memory_bytes = 1;
+	snprintf(st.gpus[2].pci, sizeof(st.gpus[2].pci), "0000:99:00.0");
+	st.nr_gpus = 3;
 	n = gpu_aes_status_render(buf, sizeof(buf), &st, &cs, 5, root);
 	for (i = 0; i < 4; i++) {
 		snprintf(path, sizeof(path), "%s/%s/%s", root, pci_dirs[3],
@@ -279,12 +308,47 @@ TEST(status_file_render_gpus)
 	CHECK_EQ(rmdir(root), 0);
 	CHECK(n > 0);
 	CHECK(json_same(buf, "gpus", "[\n"
-		     "    {\"id\": 0, \"name\": \"NVIDIA \\\"H200\\\"\\\\\\u0009\", \"memory_bytes\": 161061273600, \"pci\": \"0000:65:00.0\", "
-		     "\"pcie\": {\"gen\": 4, \"width\": 8, \"max_gen\": 5, \"max_width\": 16, \"speed\": \"16.0 GT/s PCIe\"}},\n"
-		     "    {\"id\": 3, \"name\": \"NVIDIA H200\", \"memory_bytes\": 1, \"pci\": \"0000:99:00.0\", \"pcie\": null}\n"
+		     "    {\"id\": 0, \"name\": \"NVIDIA \\\"H200\\\"\\\\\\u0009\", \"cc\": \"9.0\", \"memory_bytes\": 161061273600, \"pci\": \"0000:65:00.0\", "
+		     "\"pcie\": {\"gen\": 4, \"width\": 8, \"max_gen\": 5, \"max_width\": 16, \"speed\": \"16.0 GT/s PCIe\"}, "
+		     "\"path\": \"tma\", \"code\": \"sm_90\", \"ptx\": \"compute_90\", \"jit\": false},\n"
+		     "    {\"id\": 3, \"name\": \"NVIDIA H200\", \"cc\": \"9.0\", \"memory_bytes\": 1, \"pci\": \"0000:99:00.0\", \"pcie\": null, "
+		     "\"path\": \"portable\", \"code\": \"sm_90\", \"ptx\": \"compute_75\", \"jit\": true}\n"
 		     "  ]"));
+	CHECK(json_same(buf, "gpus_unusable", "[\n"
+		     "    {\"id\": 1, \"name\": \"Tesla K80\", \"cc\": \"3.7\", \"memory_bytes\": 0, \"pci\": \"\", \"pcie\": null, "
+		     "\"reason\": \"compute capability 3.7 is older than 7.5\"}\n"
+		     "  ]"));
+	CHECK(json_same(buf, "fallback", "null"));
 	/* Quotes, a backslash and a control byte come back as they were. */
 	CHECK(name_is(buf, 0, "NVIDIA \"H200\"\\\t"));
+}
+
+/*
+ * auto found GPUs it cannot use: the cpu backend, why, and each GPU with
+ * its reason (one whose properties CUDA would not give: no cc).
+ */
+TEST(status_file_render_fallback)
+{
+	struct gpu_aes_status_static st;
+	char buf[8192];
+	int n;
+
+	base(&st);
+	st.fallback = "cuda backend: no usable GPU";
+	unusable(&st.gpus[0], 0, "NVIDIA L4", 89,
+		 "no code for compute capability 8.9 in this build (it carries sm_90 compute_90)");
+	unusable(&st.gpus[1], 1, "", 0, "cannot start on it: out of memory");
+	st.nr_gpus = 2;
+	n = gpu_aes_status_render(buf, sizeof(buf), &st, &cs, 5, "/nonexistent");
+	CHECK(n > 0);
+	CHECK(json_same(buf, "fallback", "\"cuda backend: no usable GPU\""));
+	CHECK(json_same(buf, "gpus", "[]"));
+	CHECK(json_same(buf, "gpus_unusable", "[\n"
+		     "    {\"id\": 0, \"name\": \"NVIDIA L4\", \"cc\": \"8.9\", \"memory_bytes\": 0, \"pci\": \"\", \"pcie\": null, "
+		     "\"reason\": \"no code for compute capability 8.9 in this build (it carries sm_90 compute_90)\"},\n"
+		     "    {\"id\": 1, \"name\": \"\", \"cc\": null, \"memory_bytes\": 0, \"pci\": \"\", \"pcie\": null, "
+		     "\"reason\": \"cannot start on it: out of memory\"}\n"
+		     "  ]"));
 }
 
 /*
