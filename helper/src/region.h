@@ -42,6 +42,14 @@ int gpu_aes_region_alloc(const struct gpu_aes_geometry *g,
 			 struct gpu_aes_region *r,
 			 enum gpu_aes_region_pages *pages);
 
+/*
+ * Fills *r for a region of geometry @g laid out at @base, mapped for
+ * @map_size bytes (at least gpu_aes_layout()'s): the view of memory
+ * mapped some other way (a guest's, transport_guest.c).  0 or -errno.
+ */
+int gpu_aes_region_view(struct gpu_aes_region *r, void *base, size_t map_size,
+			const struct gpu_aes_geometry *g);
+
 /* The geometry @r was allocated with (what SETUP asks for). */
 void gpu_aes_region_geometry_of(const struct gpu_aes_region *r,
 				struct gpu_aes_geometry *g);
