@@ -13,6 +13,7 @@ enum gpu_aes_region_pages {
 	GPU_AES_PAGES_HUGETLB,	/* MAP_HUGETLB: reserved huge pages */
 	GPU_AES_PAGES_THP,	/* huge-page aligned, MADV_HUGEPAGE accepted */
 	GPU_AES_PAGES_SMALL,	/* base pages (4K, or 16K/64K on arm64) */
+	GPU_AES_PAGES_GUEST,	/* a guest's, mapped from its RAM file */
 };
 
 /*
