@@ -166,12 +166,11 @@ static int wait_host(struct agent *a, short dev_events, int ms)
 		{ .fd = a->port, .events = POLLIN },
 		{ .fd = a->dev, .events = dev_events },
 	};
-	ssize_t n;
 
 	if (poll(pfd, dev_events ? 2 : 1, ms) < 0)
 		return errno == EINTR ? (g_stop ? -EINTR : 0) : -errno;
 	if (pfd[0].revents & POLLIN && a->in_len < sizeof(a->in)) {
-		n = read(a->port, a->in + a->in_len, sizeof(a->in) - a->in_len);
+		ssize_t n = read(a->port, a->in + a->in_len, sizeof(a->in) - a->in_len);
 		if (n > 0)
 			a->in_len += (size_t)n;
 	}

@@ -273,7 +273,6 @@ static int wait_io(struct gpu_aes_guest *g, int stop_fd, int timeout_ms)
 		{ .fd = g->sock, .events = POLLIN },
 		{ .fd = stop_fd, .events = POLLIN },
 	};
-	int err;
 
 	if (out_pending(g))
 		pfd[0].events |= POLLOUT;
@@ -282,6 +281,8 @@ static int wait_io(struct gpu_aes_guest *g, int stop_fd, int timeout_ms)
 	if (stop_fd >= 0 && pfd[1].revents & POLLIN)
 		return 1;
 	if (pfd[0].revents & POLLOUT) {
+		int err;
+
 		pthread_mutex_lock(&g->out_lock);
 		err = flush_locked(g);
 		pthread_mutex_unlock(&g->out_lock);
@@ -607,12 +608,12 @@ static int guest_wait(struct gpu_aes_transport *t, int stop_fd, int timeout_ms)
 static int guest_notify(struct gpu_aes_transport *t, uint32_t qid)
 {
 	struct gpu_aes_guest *g = (struct gpu_aes_guest *)t;
-	uint32_t nq = g->r ? g->r->nr_queues : 0, q;
+	uint32_t nq = g->r ? g->r->nr_queues : 0;
 	int err;
 
 	pthread_mutex_lock(&g->out_lock);
 	if (qid == GPU_AES_ALL_QUEUES) {
-		for (q = 0; q < nq; q++)
+		for (uint32_t q = 0; q < nq; q++)
 			g->complete[q / 64] |= 1ULL << (q % 64);
 	} else if (qid < nq) {
 		g->complete[qid / 64] |= 1ULL << (qid % 64);
@@ -772,7 +773,7 @@ int gpu_aes_guest_connect(const char *port, const char *memory,
 
 	if (strlen(port) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
-	strcpy(sa.sun_path, port);
+	memcpy(sa.sun_path, port, strlen(port) + 1);
 	mem_fd = open(memory, O_RDWR | O_CLOEXEC);
 	if (mem_fd < 0) {
 		err = -errno;

@@ -114,7 +114,8 @@ static int send_msg(struct gfix *f, uint16_t type, uint64_t session,
 	};
 
 	memcpy(buf, &h, sizeof(h));
-	memcpy(buf + sizeof(h), p, len);
+	if (len)
+		memcpy(buf + sizeof(h), p, len);
 	return send_raw(f, buf, sizeof(h) + len);
 }
 
@@ -141,6 +142,18 @@ static int send_pages(struct gfix *f, uint64_t region_size, uint32_t first)
 	ph->nr_runs = n;
 	return send_msg(f, GPU_AES_GUEST_PAGES, SESSION, buf,
 			sizeof(*ph) + n * sizeof(*run));
+}
+
+static int send_hello(struct gfix *f)
+{
+	return send_msg(f, GPU_AES_GUEST_HELLO, SESSION, &f->info,
+			sizeof(f->info));
+}
+
+/* HELLO and the whole page list, as an agent sends them. */
+static int send_hello_pages(struct gfix *f)
+{
+	return send_hello(f) || send_pages(f, f->l.region_size, 0) ? -1 : 0;
 }
 
 /* What the guest's kernel writes at SETUP: the header, in its page. */
@@ -198,15 +211,17 @@ static int open_session(struct gfix *f, struct gpu_aes_region *r,
 	struct gpu_aes_info got;
 	int err;
 
+	memset(r, 0, sizeof(*r));
+	memset(&s, 0, sizeof(s));
 	err = gpu_aes_guest_hello(f->g, -1, &got);
 	if (err)
 		return err;
-	if (memcmp(&got, &f->info, sizeof(got)))
+	if (memcmp(&got, &f->info, sizeof(got)) != 0)
 		return -1000;
 	err = gpu_aes_transport_guest_open(f->g, -1, &got, GPU_AES_ALGS_KNOWN,
 					   &f->geo, r, t);
 	if (recv_msg(f, NULL, &s, sizeof(s)) != GPU_AES_GUEST_SETUP ||
-	    memcmp(&s.geo, &f->geo, sizeof(s.geo)) || s.region_addr ||
+	    memcmp(&s.geo, &f->geo, sizeof(s.geo)) != 0 || s.region_addr ||
 	    s.algs != GPU_AES_ALGS_KNOWN)
 		return -1001;
 	return err;
@@ -244,9 +259,7 @@ TEST(guest_maps_each_page_where_the_guest_has_it)
 	for (i = 0; i < f.nr; i++)
 		f.gfn[i] = 100 + (i + f.nr / 2) % f.nr;
 	write_hdr(&f);
-	CHECK(send_msg(&f, GPU_AES_GUEST_HELLO, SESSION, &f.info,
-		       sizeof(f.info)) == 0);
-	CHECK(send_pages(&f, f.l.region_size, 0) == 0);
+	CHECK(send_hello_pages(&f) == 0);
 	CHECK_EQ(open_session(&f, &r, &t), 0);
 	CHECK(t != NULL);
 	CHECK_EQ(recv_msg(&f, NULL, NULL, 0), GPU_AES_GUEST_READY);
@@ -282,9 +295,7 @@ TEST(guest_refuses_frames_outside_its_ram)
 		f.gfn[f.nr / 2] = k == 0 ? RAM / f.page :
 				  k == 1 ? (4ULL << 30) / f.page :
 				  k == 2 ? ~0ULL / f.page : ~0ULL;
-		CHECK(send_msg(&f, GPU_AES_GUEST_HELLO, SESSION, &f.info,
-			       sizeof(f.info)) == 0);
-		CHECK(send_pages(&f, f.l.region_size, 0) == 0);
+		CHECK(send_hello_pages(&f) == 0);
 		CHECK_EQ(refused(&f), 0);
 		gfix_teardown();
 	}
@@ -296,9 +307,7 @@ TEST(guest_refuses_a_page_twice)
 
 	CHECK(gfix_init(&f) == 0);
 	f.gfn[f.nr - 1] = f.gfn[3];
-	CHECK(send_msg(&f, GPU_AES_GUEST_HELLO, SESSION, &f.info,
-		       sizeof(f.info)) == 0);
-	CHECK(send_pages(&f, f.l.region_size, 0) == 0);
+	CHECK(send_hello_pages(&f) == 0);
 	CHECK_EQ(refused(&f), 0);
 	gfix_teardown();
 }
@@ -312,14 +321,12 @@ TEST(guest_refuses_lists_that_do_not_follow_the_region)
 
 	/* Another region size; a list that starts past page 0. */
 	CHECK(gfix_init(&f) == 0);
-	CHECK(send_msg(&f, GPU_AES_GUEST_HELLO, SESSION, &f.info,
-		       sizeof(f.info)) == 0);
+	CHECK(send_hello(&f) == 0);
 	CHECK(send_pages(&f, f.l.region_size + f.page, 0) == 0);
 	CHECK_EQ(refused(&f), 0);
 	gfix_teardown();
 	CHECK(gfix_init(&f) == 0);
-	CHECK(send_msg(&f, GPU_AES_GUEST_HELLO, SESSION, &f.info,
-		       sizeof(f.info)) == 0);
+	CHECK(send_hello(&f) == 0);
 	CHECK(send_pages(&f, f.l.region_size, 1) == 0);
 	CHECK_EQ(refused(&f), 0);
 	gfix_teardown();
@@ -332,8 +339,7 @@ TEST(guest_refuses_lists_that_do_not_follow_the_region)
 		run->gfn = 10;
 		run->count = k == 0 ? 0 : k == 1 ? f.nr + 1 : f.nr;
 		run->reserved = k == 2;
-		CHECK(send_msg(&f, GPU_AES_GUEST_HELLO, SESSION, &f.info,
-			       sizeof(f.info)) == 0);
+		CHECK(send_hello(&f) == 0);
 		CHECK(send_msg(&f, GPU_AES_GUEST_PAGES, SESSION, buf,
 			       sizeof(*ph) + sizeof(*run)) == 0);
 		CHECK_EQ(refused(&f), 0);
@@ -348,9 +354,7 @@ TEST(guest_refuses_a_header_its_kernel_did_not_write)
 	struct gpu_aes_region r;
 
 	CHECK(gfix_init(&f) == 0);
-	CHECK(send_msg(&f, GPU_AES_GUEST_HELLO, SESSION, &f.info,
-		       sizeof(f.info)) == 0);
-	CHECK(send_pages(&f, f.l.region_size, 0) == 0);
+	CHECK(send_hello_pages(&f) == 0);
 	CHECK_EQ(open_session(&f, &r, &t), -EPROTO);
 	CHECK(t == NULL && r.base == NULL);
 	/* Mapped, then refused: unmapped before the agent hears so. */
@@ -371,8 +375,7 @@ TEST(guest_skips_garbage_and_answers_other_sessions)
 	/* Stale doorbell and a torn message before the HELLO. */
 	CHECK(send_msg(&f, GPU_AES_GUEST_DOORBELL, 77, NULL, 0) == 0);
 	CHECK(send_raw(&f, junk, sizeof(junk)) == 0);
-	CHECK(send_msg(&f, GPU_AES_GUEST_HELLO, SESSION, &f.info,
-		       sizeof(f.info)) == 0);
+	CHECK(send_hello(&f) == 0);
 	/* Another session's pages in the middle of ours: answered, ignored. */
 	CHECK(send_msg(&f, GPU_AES_GUEST_RELEASE, 78, NULL, 0) == 0);
 	CHECK(send_pages(&f, f.l.region_size, 0) == 0);
@@ -403,9 +406,7 @@ TEST(guest_doorbells_and_completions_cross_as_messages)
 
 	CHECK(gfix_init(&f) == 0);
 	write_hdr(&f);
-	CHECK(send_msg(&f, GPU_AES_GUEST_HELLO, SESSION, &f.info,
-		       sizeof(f.info)) == 0);
-	CHECK(send_pages(&f, f.l.region_size, 0) == 0);
+	CHECK(send_hello_pages(&f) == 0);
 	CHECK_EQ(open_session(&f, &r, &t), 0);
 	CHECK_EQ(recv_msg(&f, NULL, NULL, 0), GPU_AES_GUEST_READY);
 	/* A sleep arms the agent once; its doorbell wakes the core. */
@@ -450,9 +451,7 @@ TEST(guest_release_and_a_closed_port_end_the_session)
 
 	CHECK(gfix_init(&f) == 0);
 	write_hdr(&f);
-	CHECK(send_msg(&f, GPU_AES_GUEST_HELLO, SESSION, &f.info,
-		       sizeof(f.info)) == 0);
-	CHECK(send_pages(&f, f.l.region_size, 0) == 0);
+	CHECK(send_hello_pages(&f) == 0);
 	CHECK_EQ(open_session(&f, &r, &t), 0);
 	CHECK_EQ(recv_msg(&f, NULL, NULL, 0), GPU_AES_GUEST_READY);
 	CHECK(send_msg(&f, GPU_AES_GUEST_RELEASE, SESSION, NULL, 0) == 0);
