@@ -455,7 +455,7 @@ static struct core_batch *reserve(struct gpu_aes_core *c)
  */
 static uint32_t take_queue(struct gpu_aes_core *c, uint32_t qid,
 			   struct gpu_aes_batch *b, uint32_t want,
-			   uint32_t *nr_inv)
+			   uint32_t *nr_inv, uint32_t *algs)
 {
 	const struct gpu_aes_region_queue *rq = &c->r->queues[qid];
 	struct core_queue *q = &c->q[qid];
@@ -483,8 +483,13 @@ static uint32_t take_queue(struct gpu_aes_core *c, uint32_t qid,
 		memcpy(&sqe, &rq->sq[(q->sq_head + i) & c->mask], sizeof(sqe));
 		if (gpu_aes_core_check_sqe(c->r, qid, &sqe, s) ==
 		    GPU_AES_STATUS_OK) {
+			uint64_t *n_alg = &c->stats.alg_requests[s->alg - 1];
+
 			b->bytes += s->len;
 			b->nr++;
+			*algs |= GPU_AES_ALG_BIT(s->alg);
+			/* The core thread is the one writer. */
+			__atomic_store_n(n_alg, *n_alg + 1, __ATOMIC_RELAXED);
 		} else {
 			c->invalid[*nr_inv] = *s;
 			c->invalid[(*nr_inv)++].status = GPU_AES_STATUS_EINVAL;
@@ -502,7 +507,7 @@ static uint32_t take_queue(struct gpu_aes_core *c, uint32_t qid,
  */
 static uint32_t take_batch(struct gpu_aes_core *c)
 {
-	uint32_t nq = c->r->nr_queues, taken = 0, nr_inv = 0, i;
+	uint32_t nq = c->r->nr_queues, taken = 0, nr_inv = 0, algs = 0, i;
 	int blocked = 0;
 	struct core_batch *cb;
 	struct gpu_aes_batch *b;
@@ -519,7 +524,7 @@ static uint32_t take_batch(struct gpu_aes_core *c)
 	for (i = 0; i < nq && taken < c->max_batch; i++) {
 		uint32_t qid = (c->next_q + i) % nq;
 		uint32_t n = take_queue(c, qid, b, c->max_batch - taken,
-					&nr_inv);
+					&nr_inv, &algs);
 
 		blocked |= !n && sq_pending_q(c, qid);
 		taken += n;
@@ -534,6 +539,9 @@ static uint32_t take_batch(struct gpu_aes_core *c)
 		__atomic_store_n(&cb->busy, 1, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&c->inflight_batches, 1, __ATOMIC_RELAXED);
 		stat_add(&c->stats.batches, 1);
+		for (i = 1; i <= GPU_AES_ALG_MAX; i++)
+			if (algs & GPU_AES_ALG_BIT(i))
+				stat_add(&c->stats.alg_batches[i - 1], 1);
 		c->ops->submit(c->be, b);
 	}
 	if (!taken && blocked &&
@@ -730,6 +738,12 @@ void gpu_aes_core_get_stats(struct gpu_aes_core *c,
 	s->bytes = __atomic_load_n(&v->bytes, __ATOMIC_RELAXED);
 	s->invalid = __atomic_load_n(&v->invalid, __ATOMIC_RELAXED);
 	s->sleeps = __atomic_load_n(&v->sleeps, __ATOMIC_RELAXED);
+	for (unsigned int i = 0; i < GPU_AES_ALG_MAX; i++) {
+		s->alg_requests[i] = __atomic_load_n(&v->alg_requests[i],
+						     __ATOMIC_RELAXED);
+		s->alg_batches[i] = __atomic_load_n(&v->alg_batches[i],
+						    __ATOMIC_RELAXED);
+	}
 }
 
 void gpu_aes_core_destroy(struct gpu_aes_core *c)

@@ -44,6 +44,12 @@ struct gpu_aes_core_stats {
 	uint64_t bytes;		/* bytes of valid requests */
 	uint64_t invalid;	/* completed with GPU_AES_STATUS_EINVAL */
 	uint64_t sleeps;	/* times the core slept in transport wait */
+	/*
+	 * Per algorithm, indexed by alg - 1: valid
+	 * requests handed to the backend, and batches holding at least one.
+	 */
+	uint64_t alg_requests[GPU_AES_ALG_MAX];
+	uint64_t alg_batches[GPU_AES_ALG_MAX];
 };
 
 struct gpu_aes_core;

@@ -85,25 +85,60 @@ static void *map_aligned(size_t len, size_t huge)
 	return start;
 }
 
+int gpu_aes_region_view(struct gpu_aes_region *r, void *base, size_t map_size,
+			const struct gpu_aes_geometry *g)
+{
+	struct gpu_aes_region_queue *queues;
+	struct gpu_aes_layout l;
+	uint32_t i;
+
+	if (!gpu_aes_geometry_valid(g))
+		return -EINVAL;
+	gpu_aes_layout(g, &l);
+	if (map_size < l.region_size)
+		return -EINVAL;
+	queues = calloc(g->nr_queues, sizeof(*queues));
+	if (!queues)
+		return -ENOMEM;
+	for (i = 0; i < g->nr_queues; i++) {
+		uint8_t *q = (uint8_t *)base + l.queues_off +
+			     (size_t)i * l.queue_stride;
+
+		queues[i].qhdr = (struct gpu_aes_queue_hdr *)q;
+		queues[i].sq = (struct gpu_aes_sqe *)(q + l.sq_off);
+		queues[i].cq = (struct gpu_aes_cqe *)(q + l.cq_off);
+	}
+	memset(r, 0, sizeof(*r));
+	r->base = base;
+	r->size = l.region_size;
+	r->map_size = map_size;
+	r->hdr = (struct gpu_aes_region_hdr *)base;
+	r->queues = queues;
+	r->keys = (struct gpu_aes_key *)((uint8_t *)base + l.keys_off);
+	r->data = (uint8_t *)base + l.data_off;
+	r->nr_queues = g->nr_queues;
+	r->queue_entries = g->queue_entries;
+	r->nr_keys = g->nr_keys;
+	r->page_size = g->page_size;
+	r->queue_data_size = g->queue_data_size;
+	r->data_size = l.data_size;
+	return 0;
+}
+
 int gpu_aes_region_alloc(const struct gpu_aes_geometry *g,
 			 struct gpu_aes_region *r,
 			 enum gpu_aes_region_pages *pages)
 {
 	enum gpu_aes_region_pages kind = GPU_AES_PAGES_HUGETLB;
-	struct gpu_aes_region_queue *queues;
 	struct gpu_aes_layout l;
 	size_t map_size, huge;
 	uint8_t *base;
-	uint32_t i;
 	int err;
 
 	memset(r, 0, sizeof(*r));
 	if (!gpu_aes_geometry_valid(g))
 		return -EINVAL;
 	gpu_aes_layout(g, &l);
-	queues = calloc(g->nr_queues, sizeof(*queues));
-	if (!queues)
-		return -ENOMEM;
 
 	/*
 	 * Reserved huge pages first (fewest TLB misses for the GPU's and the
@@ -119,11 +154,8 @@ int gpu_aes_region_alloc(const struct gpu_aes_geometry *g,
 		map_size = l.region_size;
 		base = mmap(NULL, map_size, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (base == MAP_FAILED) {
-			err = -errno;
-			free(queues);
-			return err;
-		}
+		if (base == MAP_FAILED)
+			return -errno;
 	} else {
 		map_size = round_up_sz(l.region_size, huge);
 		base = mmap(NULL, map_size, PROT_READ | PROT_WRITE,
@@ -132,11 +164,8 @@ int gpu_aes_region_alloc(const struct gpu_aes_geometry *g,
 	if (base == MAP_FAILED) {
 		kind = GPU_AES_PAGES_THP;
 		base = map_aligned(map_size, huge);
-		if (!base) {
-			err = -errno;
-			free(queues);
-			return err;
-		}
+		if (!base)
+			return -errno;
 		if (madvise(base, map_size, MADV_HUGEPAGE))
 			kind = GPU_AES_PAGES_SMALL;
 	}
@@ -147,7 +176,6 @@ int gpu_aes_region_alloc(const struct gpu_aes_geometry *g,
 	if (madvise(base, map_size, MADV_DONTFORK)) {
 		err = -errno;
 		munmap(base, map_size);
-		free(queues);
 		return err;
 	}
 	/*
@@ -156,32 +184,12 @@ int gpu_aes_region_alloc(const struct gpu_aes_geometry *g,
 	 * can write either.
 	 */
 	err = gpu_aes_secret_exclude(base, map_size);
+	if (!err)
+		err = gpu_aes_region_view(r, base, map_size, g);
 	if (err) {
 		munmap(base, map_size);
-		free(queues);
 		return err;
 	}
-
-	for (i = 0; i < g->nr_queues; i++) {
-		uint8_t *q = base + l.queues_off + (size_t)i * l.queue_stride;
-
-		queues[i].qhdr = (struct gpu_aes_queue_hdr *)q;
-		queues[i].sq = (struct gpu_aes_sqe *)(q + l.sq_off);
-		queues[i].cq = (struct gpu_aes_cqe *)(q + l.cq_off);
-	}
-	r->base = base;
-	r->size = l.region_size;
-	r->map_size = map_size;
-	r->hdr = (struct gpu_aes_region_hdr *)base;
-	r->queues = queues;
-	r->keys = (struct gpu_aes_key *)(base + l.keys_off);
-	r->data = base + l.data_off;
-	r->nr_queues = g->nr_queues;
-	r->queue_entries = g->queue_entries;
-	r->nr_keys = g->nr_keys;
-	r->page_size = g->page_size;
-	r->queue_data_size = g->queue_data_size;
-	r->data_size = l.data_size;
 	if (pages)
 		*pages = kind;
 	return 0;

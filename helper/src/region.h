@@ -13,6 +13,7 @@ enum gpu_aes_region_pages {
 	GPU_AES_PAGES_HUGETLB,	/* MAP_HUGETLB: reserved huge pages */
 	GPU_AES_PAGES_THP,	/* huge-page aligned, MADV_HUGEPAGE accepted */
 	GPU_AES_PAGES_SMALL,	/* base pages (4K, or 16K/64K on arm64) */
+	GPU_AES_PAGES_GUEST,	/* a guest's, mapped from its RAM file */
 };
 
 /*
@@ -41,6 +42,14 @@ int gpu_aes_region_geometry(uint32_t nr_queues, uint32_t queue_entries,
 int gpu_aes_region_alloc(const struct gpu_aes_geometry *g,
 			 struct gpu_aes_region *r,
 			 enum gpu_aes_region_pages *pages);
+
+/*
+ * Fills *r for a region of geometry @g laid out at @base, mapped for
+ * @map_size bytes (at least gpu_aes_layout()'s): the view of memory
+ * mapped some other way (a guest's, transport_guest.c).  0 or -errno.
+ */
+int gpu_aes_region_view(struct gpu_aes_region *r, void *base, size_t map_size,
+			const struct gpu_aes_geometry *g);
 
 /* The geometry @r was allocated with (what SETUP asks for). */
 void gpu_aes_region_geometry_of(const struct gpu_aes_region *r,

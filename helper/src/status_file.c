@@ -17,6 +17,7 @@
 
 #include "file_atomic.h"
 #include "log.h"
+#include "negotiate.h"
 #include "status_file.h"
 
 struct gpu_aes_status_file {
@@ -371,6 +372,14 @@ static struct json_object *status_doc(struct doc *d,
 	put_u64(d, o, "bytes", cs->bytes);
 	put_u64(d, o, "invalid", cs->invalid);
 	put_u64(d, o, "sleeps", cs->sleeps);
+	o = put(d, o, "algorithms", json_object_new_object());
+	for (i = 1; i <= GPU_AES_ALG_MAX; i++) {
+		struct json_object *a;
+
+		a = put(d, o, gpu_aes_alg_name(i), json_object_new_object());
+		put_u64(d, a, "requests", cs->alg_requests[i - 1]);
+		put_u64(d, a, "batches", cs->alg_batches[i - 1]);
+	}
 	return doc;
 }
 

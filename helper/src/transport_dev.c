@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "negotiate.h"
 #include "region.h"
 #include "transport.h"
 
@@ -128,128 +129,20 @@ int gpu_aes_transport_dev_info(const char *path, struct gpu_aes_info *info)
 	close(fd);
 	if (err)
 		return err;
-	log_info("module ABI version %u, features 0x%x, %u CPUs, page %u, max %u queues of %u entries, %u keys, %llu MiB data",
-		 info->abi_version, info->features, info->nr_cpus,
-		 info->page_size, info->max_queues, info->max_entries,
-		 info->max_keys,
-		 (unsigned long long)(info->max_data_size >> 20));
-	if (info->abi_version != GPU_AES_ABI_VERSION) {
-		log_err("module speaks ABI version %u, this helper %u: install matching versions",
-			info->abi_version, GPU_AES_ABI_VERSION);
-		return -EPROTO;
-	}
-	if (!(info->features & GPU_AES_FEAT_NEED_WAKEUP)) {
-		log_err("module lacks the NEED_WAKEUP feature this helper needs");
-		return -EPROTO;
-	}
-	return 0;
-}
-
-static const char *alg_name(enum gpu_aes_alg alg)
-{
-	switch (alg) {
-	case GPU_AES_ALG_ECB:
-		return "ecb";
-	case GPU_AES_ALG_CTR:
-		return "ctr";
-	case GPU_AES_ALG_XTS:
-		return "xts";
-	case GPU_AES_ALG_GCM:
-		return "gcm";
-	case GPU_AES_ALG_CBC:
-		return "cbc";
-	}
-	return "?";
-}
-
-/* "ecb ctr" for a GPU_AES_ALG_BIT() set, "none" for an empty one. */
-static const char *alg_set_str(uint32_t set, char *buf, size_t size)
-{
-	size_t n = 0;
-	unsigned int alg;
-
-	buf[0] = 0;
-	for (alg = 1; alg <= GPU_AES_ALG_MAX; alg++)
-		if (set & GPU_AES_ALG_BIT(alg) && n < size)
-			n += (size_t)snprintf(buf + n, size - n, "%s%s",
-					      n ? " " : "",
-					      alg_name((enum gpu_aes_alg)alg));
-	return buf[0] ? buf : "none";
-}
-
-/*
- * The algorithms to ask for: what the module may post and we serve.  A
- * module without GPU_AES_FEAT_ALGS posts GPU_AES_ALGS_V3, which every
- * backend serves.
- */
-static int agree_algs(const struct gpu_aes_info *info, uint32_t served,
-		      struct gpu_aes_setup *s)
-{
-	char posts[64], serves[64];
-
-	if (!(info->features & GPU_AES_FEAT_ALGS)) {
-		alg_set_str(GPU_AES_ALGS_V3, posts, sizeof(posts));
-		if (GPU_AES_ALGS_V3 & ~served) {
-			log_err("the module posts %s without asking, this backend serves only %s",
-				posts, alg_set_str(served, serves,
-						   sizeof(serves)));
-			return -EPROTO;
-		}
-		log_info("algorithms served: %s (the module predates algorithm negotiation)",
-			 posts);
-		s->algs = 0;
-		return 0;
-	}
-	s->features |= GPU_AES_FEAT_ALGS;
-	s->algs = info->algs & served;
-	if (!s->algs) {
-		log_err("the module posts %s, this backend serves %s: nothing to do",
-			alg_set_str(info->algs, posts, sizeof(posts)),
-			alg_set_str(served, serves, sizeof(serves)));
-		return -EPROTO;
-	}
-	if (info->algs & ~served) {
-		char left[64];
-
-		log_info("algorithms served: %s; %s stay on the module's CPU path (fallback_unsupported)",
-			 alg_set_str(s->algs, serves, sizeof(serves)),
-			 alg_set_str(info->algs & ~served, left, sizeof(left)));
-	} else {
-		log_info("algorithms served: %s",
-			 alg_set_str(s->algs, serves, sizeof(serves)));
-	}
-	return 0;
-}
-
-static int check_fits(const struct gpu_aes_region *r,
-		      const struct gpu_aes_info *info)
-{
-	if (r->nr_queues > info->max_queues ||
-	    r->queue_entries > info->max_entries ||
-	    r->nr_keys > info->max_keys || r->data_size > info->max_data_size ||
-	    r->page_size != info->page_size) {
-		log_err("region (%u queues of %u entries, %u keys, %llu bytes of data, page %u) exceeds the module's limits",
-			r->nr_queues, r->queue_entries, r->nr_keys,
-			(unsigned long long)r->data_size, r->page_size);
-		return -EINVAL;
-	}
-	return 0;
+	return gpu_aes_info_check(info, "module");
 }
 
 static int setup(struct dev *d, struct gpu_aes_region *r,
 		 const struct gpu_aes_info *info, uint32_t served)
 {
+	struct gpu_aes_geometry g;
 	struct gpu_aes_setup s;
-	const struct gpu_aes_region_hdr *h = r->hdr;
 	int err;
 
-	memset(&s, 0, sizeof(s));
-	s.abi_version = GPU_AES_ABI_VERSION;
-	s.features = info->features & GPU_AES_FEAT_NEED_WAKEUP;
-	err = agree_algs(info, served, &s);
+	gpu_aes_region_geometry_of(r, &g);
+	err = gpu_aes_setup_prepare(info, served, &g, &s);
 	if (err)
 		return err;
-	gpu_aes_region_geometry_of(r, &s.geo);
 	s.region_addr = (uint64_t)(uintptr_t)r->base;
 	s.region_size = r->size;
 	if (ioctl(d->fd, GPU_AES_IOC_SETUP, &s) < 0) {
@@ -268,18 +161,7 @@ static int setup(struct dev *d, struct gpu_aes_region *r,
 				strerror(err));
 		return -err;
 	}
-	/* The kernel wrote the header; make sure it agrees with our view. */
-	if (h->magic != GPU_AES_MAGIC || h->abi_version != GPU_AES_ABI_VERSION ||
-	    h->nr_queues != r->nr_queues ||
-	    h->queue_entries != r->queue_entries || h->nr_keys != r->nr_keys ||
-	    h->queue_data_size != r->queue_data_size ||
-	    h->region_size != r->size ||
-	    (s.features & GPU_AES_FEAT_ALGS && h->algs != s.algs)) {
-		log_err("region header written by the module does not match the request");
-		return -EPROTO;
-	}
-	r->algs = (s.features & GPU_AES_FEAT_ALGS) ? s.algs : GPU_AES_ALGS_V3;
-	return 0;
+	return gpu_aes_hdr_check(r, &s);
 }
 
 int gpu_aes_transport_dev_open(const char *path, const struct gpu_aes_info *info,
@@ -289,9 +171,6 @@ int gpu_aes_transport_dev_open(const char *path, const struct gpu_aes_info *info
 	struct dev *d;
 	int err;
 
-	err = check_fits(r, info);
-	if (err)
-		return err;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;

@@ -27,6 +27,7 @@
 
 static const struct gpu_aes_core_stats cs = {
 	.batches = 3, .requests = 40, .bytes = 81920, .invalid = 1, .sleeps = 7,
+	.alg_requests = { 0, 30, 9, 0, 0 }, .alg_batches = { 0, 2, 1, 0, 0 },
 };
 
 static void base(struct gpu_aes_status_static *st)
@@ -158,7 +159,10 @@ TEST(status_file_render_cpu)
 		"  \"gpus_unusable\": [],\n"
 		"  \"dispatch\": {\"mode\": null, \"helper_cpu_ns_per_kib\": null, \"helper_mib_per_s\": null,\n"
 		"    \"estimates\": null},\n"
-		"  \"counters\": {\"batches\": 3, \"requests\": 40, \"bytes\": 81920, \"invalid\": 1, \"sleeps\": 7}\n"
+		"  \"counters\": {\"batches\": 3, \"requests\": 40, \"bytes\": 81920, \"invalid\": 1, \"sleeps\": 7,\n"
+		"    \"algorithms\": {\"ecb\": {\"requests\": 0, \"batches\": 0}, \"ctr\": {\"requests\": 30, \"batches\": 2},\n"
+		"      \"xts\": {\"requests\": 9, \"batches\": 1}, \"gcm\": {\"requests\": 0, \"batches\": 0},\n"
+		"      \"cbc\": {\"requests\": 0, \"batches\": 0}}}\n"
 		"}\n";
 	struct gpu_aes_status_static st;
 	char buf[4096];

@@ -6,8 +6,12 @@
 
 for c in "$STATS"/*; do note "$(basename "$c") = $(cat "$c")"; done
 
+# Served from the host (vm-run --host-helper): the agent here stands for
+# the helper.
+helper_name=gpu-aes-helper
+[ "${GPU_AES_VM_HOST_HELPER:-0}" != 1 ] || helper_name=gpu-aes-guest-agent
 if with_helper; then
-	pid=$(pidof gpu-aes-helper)
+	pid=$(pidof $helper_name)
 	[ -n "$pid" ] && pass "helper still running (pid $pid)" || fail "helper is gone"
 	expect_zero() { [ "$(counter "$1")" = 0 ] && pass "$1 = 0" || fail "$1 = $(counter "$1")"; }
 	expect_zero rejected_completions

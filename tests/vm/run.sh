@@ -8,7 +8,7 @@
 # gets one.  Ends with "SUMMARY <passed> <failed>" and exits 1 on any
 # failure.
 dir=$(cd "$(dirname "$0")" && pwd)
-tests=${*:-proc-crypto cpu-driver af-alg kcapi aead cbc ipsec templates cryptsetup luks nginx-ktls tcrypt aesctl helper-restart bad-input stall crash-load crash-load-luks access key-hygiene coredump hostile keyslots starve withhold dispatch slow-aes abi-algs lifecycle health}
+tests=${*:-proc-crypto cpu-driver af-alg kcapi vectors aead cbc ipsec templates cryptsetup luks nginx-ktls tcrypt aesctl helper-restart bad-input stall crash-load crash-load-luks access key-hygiene coredump hostile keyslots starve withhold dispatch slow-aes abi-algs host-ring lifecycle health}
 out=${TMPDIR:-/tmp}/vm-test.out
 passed=0
 failed=0
