@@ -1128,12 +1128,18 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	struct gpu_aes_layout l;
 	struct gpu_aes_queue *q;
 	unsigned long *key_map;
-	u32 *key_gen, i, j;
+	u32 *key_gen, algs, i, j;
 	int ret;
 
 	ret = gpu_aes_setup_check(ring, s);
 	if (ret)
 		return ret;
+	/*
+	 * What we publish in the header and what we post, from the SETUP we
+	 * checked: the header is the helper's memory, which another of its
+	 * threads may rewrite at any time, so we never read it back.
+	 */
+	algs = gpu_aes_setup_algs(s);
 	gpu_aes_layout(&g, &l);
 	key_map = kvcalloc(BITS_TO_LONGS(g.nr_keys), sizeof(long), GFP_KERNEL);
 	key_gen = kvcalloc(g.nr_keys, sizeof(*key_gen), GFP_KERNEL);
@@ -1166,7 +1172,7 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	}
 	/* Queues and key table start zeroed; the data area is the helper's. */
 	memset(base, 0, l.data_off);
-	gpu_aes_hdr_fill(hdr, &g, &l, s->features, gpu_aes_setup_algs(s));
+	gpu_aes_hdr_fill(hdr, &g, &l, s->features, algs);
 
 	spin_lock_bh(&ring->key_lock);
 	ring->hdr = hdr;
@@ -1185,7 +1191,7 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	ring->helper_mib_per_s = 0;
 	/* Nobody has woken it: its first sleep must be rung. */
 	atomic_set(&ring->doorbell_rung, 0);
-	ring->algs = hdr->algs;
+	ring->algs = algs;
 	ring->helper_pid = task_tgid_nr(current);
 	ring->attached_at = ktime_get_boottime_ns();
 	ring->attached = true;
