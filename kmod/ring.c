@@ -138,6 +138,16 @@ static void gpu_aes_ring_test_posted(struct gpu_aes_ring *ring,
 		fn(ring, job);
 }
 
+static void gpu_aes_ring_test_claiming(struct gpu_aes_ring *ring,
+				       struct gpu_aes_tag *t)
+{
+	void (*fn)(struct gpu_aes_ring *ring, struct gpu_aes_tag *t) =
+		READ_ONCE(ring->claiming);
+
+	if (fn)
+		fn(ring, t);
+}
+
 struct gpu_aes_queue *gpu_aes_ring_queue(struct gpu_aes_ring *ring)
 {
 	int forced = READ_ONCE(ring->test_queue);
@@ -160,6 +170,11 @@ static inline void gpu_aes_ring_test_kick(struct gpu_aes_ring *ring)
 
 static inline void gpu_aes_ring_test_posted(struct gpu_aes_ring *ring,
 					    struct gpu_aes_job *job)
+{
+}
+
+static inline void gpu_aes_ring_test_claiming(struct gpu_aes_ring *ring,
+					      struct gpu_aes_tag *t)
 {
 }
 
@@ -816,6 +831,19 @@ static bool gpu_aes_status_valid(const struct gpu_aes_tag *t, s32 status)
  * COMPLETING and its request onto @done (returns 1), a late one releases
  * its tag.  A cqe naming another queue's tag fails the seq check: seqs
  * carry their queue's number.  Lock held.
+ *
+ * The tag's state is read first, with acquire, and only then what posting
+ * published with it: seq, alg and dir.  A poster turns a tag IN_FLIGHT
+ * under sq_lock, not ours, with a release that its reservation's stores
+ * of those fields precede (gpu_aes_queue_post()); our acquire pairs with
+ * it.  Read before the state, on a weakly ordered CPU (arm64; x86 and its
+ * emulators are TSO and cannot show it) they could be a previous use's
+ * beside this use's IN_FLIGHT: a hostile helper completing a tag as it is
+ * posted could have a stale GCM decryption's alg and dir accept its
+ * EBADMSG for a CTR request, or a stale seq reject a valid completion.
+ * Read after, they are this use's, and stay so while we hold the lock:
+ * a tag leaves IN_FLIGHT (and TIMED_OUT) only under it, and only a FREE
+ * tag is reserved again.
  */
 static int gpu_aes_queue_claim_one(struct gpu_aes_queue *q,
 				   const struct gpu_aes_cqe *c,
@@ -833,22 +861,19 @@ static int gpu_aes_queue_claim_one(struct gpu_aes_queue *q,
 	if (tag >= q->ring->queue_entries)
 		goto reject;
 	t = &q->tags[tag];
-	/* Written by reservers without our lock (a hostile helper's guess). */
-	if (READ_ONCE(t->seq) != seq || !gpu_aes_status_valid(t, status))
-		goto reject;
-	/*
-	 * Acquire: pairs with the poster's release, whose job this completes
-	 * (a hostile helper may name a tag being posted right now).
-	 */
+	/* Pairs with the poster's release (see above). */
 	state = smp_load_acquire(&t->state);
+	gpu_aes_ring_test_claiming(q->ring, t);
+	if (state != GPU_AES_TAG_IN_FLIGHT && state != GPU_AES_TAG_TIMED_OUT)
+		goto reject;
+	if (t->seq != seq || !gpu_aes_status_valid(t, status))
+		goto reject;
 	if (state == GPU_AES_TAG_TIMED_OUT) {
 		WRITE_ONCE(q->stalled, false);
 		gpu_aes_stat_inc(GPU_AES_STAT_LATE_COMPLETIONS);
 		gpu_aes_tag_release(q, t);
 		return 0;
 	}
-	if (state != GPU_AES_TAG_IN_FLIGHT)
-		goto reject;
 	/* Written only to change: submitters read its line every request. */
 	if (q->stalled)
 		WRITE_ONCE(q->stalled, false);

@@ -298,6 +298,11 @@ struct gpu_aes_ring_observer {
  *	after a post published @job's sqe: from then on a helper and a
  *	reaper on other CPUs may complete it and its consumer reuse the
  *	request, which a test does there.
+ * @claiming: KUnit builds only; called with the queue's lock held by a
+ *	reaper that has just read (acquire) the state of tag @t to judge a
+ *	completion naming it, before it reads anything else of the tag: a
+ *	test makes there the stores a weakly ordered CPU would show it only
+ *	from the acquire on.
  */
 struct gpu_aes_ring {
 	const struct gpu_aes_ring_observer *observer;
@@ -331,6 +336,7 @@ struct gpu_aes_ring {
 	void (*mid_copy)(struct gpu_aes_ring *ring, bool out);
 	int test_queue;
 	void (*posted)(struct gpu_aes_ring *ring, struct gpu_aes_job *job);
+	void (*claiming)(struct gpu_aes_ring *ring, struct gpu_aes_tag *t);
 #endif
 	/* Written once per sleep of the helper, read on every wake. */
 	atomic_t doorbell_rung ____cacheline_aligned_in_smp;
