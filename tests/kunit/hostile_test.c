@@ -8,8 +8,10 @@
  * is never read back.  Under KASAN (vmalloc region, kvcalloc tag table) any
  * access outside our slots is a report, which scripts/kunit fails on.
  */
+#include <crypto/aes.h>
 #include <kunit/test.h>
 #include <linux/limits.h>
+#include <linux/scatterlist.h>
 
 #include "fake_helper.h"
 #include "ring.h"
@@ -301,12 +303,57 @@ static void gpu_aes_hostile_claim_reads_after_state(struct kunit *test)
 			1);
 }
 
+/*
+ * A CBC encryption's output IV is the last block the caller got in dst,
+ * read from the slot once: a helper's store into the slot's last block
+ * once copy-out has begun must not make them differ.  Here the caller's
+ * destination ends on the slot's last block itself (its last 8 bytes are
+ * the slot's bytes 48 to 55 of 64), so copy-out's own last store plays
+ * that helper store, landing after the block was read for dst.  Read
+ * again for the IV, the block would no longer be the one dst got.
+ */
+static void gpu_aes_hostile_cbc_iv_read_once(struct kunit *test)
+{
+	enum { LEN = 64, TAIL = 8 };
+	struct gpu_aes_job job = {};
+	struct scatterlist sg[2];
+	u8 *slot, *dst, *want;
+	u8 iv[AES_BLOCK_SIZE];
+	unsigned int i;
+
+	slot = kunit_kmalloc(test, LEN, GFP_KERNEL);
+	dst = kunit_kzalloc(test, LEN, GFP_KERNEL);
+	want = kunit_kmalloc(test, LEN, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, slot && dst && want);
+	/* No two bytes alike: a block read twice shows. */
+	for (i = 0; i < LEN; i++)
+		slot[i] = i * 7 + 1;
+	memcpy(want, slot, LEN);
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], dst, LEN - TAIL);
+	sg_set_buf(&sg[1], slot + LEN - AES_BLOCK_SIZE, TAIL);
+	job.desc = gpu_aes_alg_desc(GPU_AES_ALG_CBC);
+	KUNIT_ASSERT_NOT_NULL(test, job.desc);
+	job.dir = GPU_AES_DIR_ENCRYPT;
+	job.dst = sg;
+	job.iv = iv;
+	job.len = LEN;
+
+	gpu_aes_sk_copy_out(&job, slot);
+	GT_EXPECT_BYTES(test, dst, want, LEN - TAIL);
+	GT_EXPECT_BYTES(test, slot + LEN - AES_BLOCK_SIZE, want + LEN - TAIL,
+			TAIL);
+	/* The last block the caller got, as the slot held it. */
+	GT_EXPECT_BYTES(test, iv, want + LEN - AES_BLOCK_SIZE, AES_BLOCK_SIZE);
+}
+
 static struct kunit_case gpu_aes_hostile_cases[] = {
 	KUNIT_CASE(gpu_aes_hostile_rejected_one_by_one),
 	KUNIT_CASE(gpu_aes_hostile_cq_tail),
 	KUNIT_CASE(gpu_aes_hostile_error_status),
 	KUNIT_CASE(gpu_aes_hostile_scribbled_region),
 	KUNIT_CASE(gpu_aes_hostile_claim_reads_after_state),
+	KUNIT_CASE(gpu_aes_hostile_cbc_iv_read_once),
 	{}
 };
 
