@@ -1219,10 +1219,13 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	ring->algs = algs;
 	ring->helper_pid = task_tgid_nr(current);
 	ring->attached_at = ktime_get_boottime_ns();
+	/*
+	 * Before any queue is attached: a submitter indexes by it unlocked.
+	 * Under key_lock with the rest: gpu_aes_ring_status() reads it so.
+	 */
+	WRITE_ONCE(ring->nr_queues, g.nr_queues);
 	ring->attached = true;
 	spin_unlock_bh(&ring->key_lock);
-	/* Before any queue is attached: a submitter indexes by it unlocked. */
-	WRITE_ONCE(ring->nr_queues, g.nr_queues);
 	for (i = 0; i < g.nr_queues; i++) {
 		void *qbase = base + l.queues_off + i * l.queue_stride;
 
@@ -1423,46 +1426,85 @@ static void gpu_aes_queue_status(struct gpu_aes_queue *q,
 	qs->stalled_at = q->stalled ? q->stalled_at : 0;
 }
 
+/*
+ * The ring's own figures and the attachment they belong to, under
+ * key_lock (attach and detach change them under it); false if detached.
+ */
+static bool gpu_aes_ring_status_begin(struct gpu_aes_ring *ring,
+				      struct gpu_aes_ring_status *st, u64 *gen)
+{
+	bool attached;
+
+	memset(st, 0, sizeof(*st));
+	spin_lock_bh(&ring->key_lock);
+	attached = ring->attached;
+	if (attached) {
+		*gen = ring->attach_gen;
+		st->attached = true;
+		st->helper_pid = ring->helper_pid;
+		st->attached_at = ring->attached_at;
+		st->nr_queues = ring->nr_queues;
+		st->queue_entries = ring->queue_entries;
+		st->queue_data_size = ring->queue_data_size;
+		st->data_size = ring->data_size;
+		st->keys = ring->nr_keys;
+	}
+	spin_unlock_bh(&ring->key_lock);
+	return attached;
+}
+
+/*
+ * The key slots in use, if the attachment is still the one the walk
+ * began with (no detach since: attach_gen moves at each); else false.
+ */
+static bool gpu_aes_ring_status_end(struct gpu_aes_ring *ring,
+				    struct gpu_aes_ring_status *st, u64 gen)
+{
+	bool same;
+
+	spin_lock_bh(&ring->key_lock);
+	same = ring->attached && ring->attach_gen == gen;
+	if (same)
+		st->keys_used = bitmap_weight(ring->key_map, ring->nr_keys);
+	spin_unlock_bh(&ring->key_lock);
+	return same;
+}
+
+/*
+ * No mutex: the status files are world-readable, and a reader that any
+ * user can keep off the CPU (on a fully preemptible kernel) must hold
+ * nothing that detach waits for, or a dying helper would wait for it in
+ * release, in D state, and the ring with it.  Only spinlocks, each held
+ * for a few reads; a detach during the walk makes it start over.
+ */
 void gpu_aes_ring_status(struct gpu_aes_ring *ring,
 			 struct gpu_aes_ring_status *st,
 			 struct gpu_aes_queue_status *qs, u32 max_qs)
 {
 	struct gpu_aes_queue_status one, *t = &st->total;
 	struct gpu_aes_queue *q;
+	u64 gen = 0;
 	u32 i;
 
-	memset(st, 0, sizeof(*st));
-	mutex_lock(&ring->setup_mutex);
-	if (!ring->attached)
-		goto out;
-	st->attached = true;
-	st->helper_pid = ring->helper_pid;
-	st->attached_at = ring->attached_at;
-	st->nr_queues = ring->nr_queues;
-	st->queue_entries = ring->queue_entries;
-	st->queue_data_size = ring->queue_data_size;
-	st->data_size = ring->data_size;
-	st->keys = ring->nr_keys;
-	for (i = 0; i < st->nr_queues; i++) {
-		q = &ring->queues[i];
-		spin_lock_bh(&q->lock);
-		gpu_aes_queue_status(q, &one);
-		spin_unlock_bh(&q->lock);
-		if (qs && i < max_qs)
-			qs[i] = one;
-		t->in_flight += one.in_flight;
-		t->backlog += one.backlog;
-		t->data_used += one.data_used;
-		if (!one.stalled)
-			continue;
-		st->stalled_queues++;
-		if (!t->stalled || one.stalled_at < t->stalled_at)
-			t->stalled_at = one.stalled_at;
-		t->stalled = true;
-	}
-	spin_lock_bh(&ring->key_lock);
-	st->keys_used = bitmap_weight(ring->key_map, ring->nr_keys);
-	spin_unlock_bh(&ring->key_lock);
-out:
-	mutex_unlock(&ring->setup_mutex);
+	do {
+		if (!gpu_aes_ring_status_begin(ring, st, &gen))
+			return;
+		for (i = 0; i < st->nr_queues; i++) {
+			q = &ring->queues[i];
+			spin_lock_bh(&q->lock);
+			gpu_aes_queue_status(q, &one);
+			spin_unlock_bh(&q->lock);
+			if (qs && i < max_qs)
+				qs[i] = one;
+			t->in_flight += one.in_flight;
+			t->backlog += one.backlog;
+			t->data_used += one.data_used;
+			if (!one.stalled)
+				continue;
+			st->stalled_queues++;
+			if (!t->stalled || one.stalled_at < t->stalled_at)
+				t->stalled_at = one.stalled_at;
+			t->stalled = true;
+		}
+	} while (!gpu_aes_ring_status_end(ring, st, gen));
 }

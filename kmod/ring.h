@@ -573,11 +573,13 @@ bool gpu_aes_ring_pending(struct gpu_aes_ring *ring);
  *	them (st->nr_queues are valid).
  * @max_qs: entries @qs has room for.
  *
- * For status readers, not the request path: holds the setup mutex (so
- * the geometry cannot change under it), then takes each queue's lock in
- * turn and walks its backlog, and the key lock.  Each queue's figures are
- * consistent; the totals add up queues read one after the other.  May
- * sleep.
+ * For status readers, not the request path: takes the key lock for the
+ * ring's figures, then each queue's lock in turn, then the key lock
+ * again, and starts over if a detach came in between; never the setup
+ * mutex, which detach needs (its readers are any user's).  Each queue's
+ * figures are consistent; the totals add up queues read one after the
+ * other, all of one attachment.  Any context that may take a BH-safe
+ * spinlock.
  */
 void gpu_aes_ring_status(struct gpu_aes_ring *ring,
 			 struct gpu_aes_ring_status *st,
