@@ -271,6 +271,12 @@ static void gpu_aes_queue_put(struct gpu_aes_queue *q)
 		wake_up_var(&q->users);
 }
 
+/* Give back a key slot count that gpu_aes_key_prepare() took.  sq_lock held. */
+static void gpu_aes_queue_key_put(struct gpu_aes_queue *q, u16 slot)
+{
+	WRITE_ONCE(q->key_taken[slot], q->key_taken[slot] - 1);
+}
+
 /*
  * Reserve a key slot, a tag and data space for @job on @q and take a
  * reference for its copy-in.  sq_lock held, attached.  Returns 0, -ENOKEY
@@ -306,7 +312,7 @@ static int gpu_aes_queue_reserve(struct gpu_aes_queue *q,
 	/* Pairs with gpu_aes_tag_release(): the bytes are done with. */
 	if (q->data_head - smp_load_acquire(&q->data_tail) + skip + alen >
 	    size) {
-		WRITE_ONCE(q->key_taken[slot], q->key_taken[slot] - 1);
+		gpu_aes_queue_key_put(q, slot);
 		return -ENOSPC;
 	}
 
@@ -331,8 +337,26 @@ static int gpu_aes_queue_reserve(struct gpu_aes_queue *q,
 	return 0;
 
 no_space:
-	WRITE_ONCE(q->key_taken[slot], q->key_taken[slot] - 1);
+	gpu_aes_queue_key_put(q, slot);
 	return -EAGAIN;
+}
+
+/*
+ * For a request that will not be reserved now: -ENOKEY if its tfm can get
+ * no key slot (as gpu_aes_queue_reserve() would say), else -ENOSPC,
+ * holding nothing.  sq_lock held, attached.
+ */
+static int gpu_aes_queue_key_check(struct gpu_aes_queue *q,
+				   struct gpu_aes_job *job)
+{
+	u16 slot;
+	u32 gen;
+
+	lockdep_assert_held(&q->sq_lock);
+	if (gpu_aes_key_prepare(q->ring, q, job->key, &slot, &gen))
+		return -ENOKEY;
+	gpu_aes_queue_key_put(q, slot);
+	return -ENOSPC;
 }
 
 /*
@@ -579,17 +603,20 @@ static void gpu_aes_queue_expire_backlogged(struct gpu_aes_queue *q,
 
 /*
  * Reserve space for the queue's backlogged requests, oldest first, and
- * move them onto @admitted.  One that does not fit does not hold back
- * those behind it (only a want of tags, which every request needs, ends
- * the walk).  One whose tfm can get no key slot, or whose space will not
- * come back by itself (gpu_aes_queue_space_returns()), moves onto @cpu
- * instead: the backlog holds only requests that the queue's own
- * completions will let in.  One past its deadline goes there too, however
- * much room there is: an admitted request keeps the deadline it got when
- * it was backlogged, and it would be replayed as soon as it was posted.
- * Lock held, attached; takes sq_lock to reserve, only when there is a
- * backlog, so a reap of a queue without one stays off the submitters'
- * lock.
+ * move them onto @admitted, up to the first one that does not fit: it
+ * waits for the space that the queue's completions free, and those behind
+ * it wait their turn (FIFO: a large request is not kept waiting by
+ * smaller ones passing it).  One whose tfm can get no key slot, or whose
+ * space will not come back by itself (gpu_aes_queue_space_returns()),
+ * moves onto @cpu instead: the backlog holds only requests that the
+ * queue's own completions will let in.  One past its deadline goes there
+ * too, however much room there is: an admitted request keeps the deadline
+ * it got when it was backlogged, and it would be replayed as soon as it
+ * was posted.  So a call looks at the requests it takes off the backlog
+ * and at one more: its cost is that of what it admits, whatever waits
+ * behind (those past their deadlines there are the scan's).  Lock held,
+ * attached; takes sq_lock to reserve, only when there is a backlog, so a
+ * reap of a queue without one stays off the submitters' lock.
  */
 static void gpu_aes_queue_admit(struct gpu_aes_queue *q,
 				struct list_head *admitted,
@@ -612,13 +639,12 @@ static void gpu_aes_queue_admit(struct gpu_aes_queue *q,
 			WRITE_ONCE(q->tags[job->tag].state,
 				   GPU_AES_TAG_ADMITTED);
 			list_move_tail(&job->node, admitted);
-			q->nr_backlog--;
 		} else if (err == -ENOKEY || !gpu_aes_queue_space_returns(q)) {
 			list_move_tail(&job->node, cpu);
-			q->nr_backlog--;
-		} else if (err == -EAGAIN) {
+		} else {
 			break;
 		}
+		q->nr_backlog--;
 	}
 	spin_unlock(&q->sq_lock);
 }
@@ -712,9 +738,15 @@ static int gpu_aes_queue_full(struct gpu_aes_queue *q, struct gpu_aes_job *job,
 	/*
 	 * Backlogged requests are admitted by the reapers that free space
 	 * and by the deadline scan, never here: see
-	 * gpu_aes_queue_unlock_post_admitted().
+	 * gpu_aes_queue_unlock_post_admitted().  Behind a backlog a request
+	 * waits its turn, whatever room there is: the space is what the
+	 * oldest backlogged request waits for.  It must not wait for a key
+	 * slot, though, so that much is looked at first.
 	 */
-	err = gpu_aes_queue_reserve(q, job);
+	if (list_empty(&q->backlog))
+		err = gpu_aes_queue_reserve(q, job);
+	else
+		err = gpu_aes_queue_key_check(q, job);
 	if (!err) {
 		ret = -EINPROGRESS;
 	} else if (err == -ENOKEY) {

@@ -484,8 +484,10 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring);
  * and publishes it.  A request waits in the backlog only for space that
  * the queue's own in-flight requests will free: one with no key slot, or
  * blocked by a timed-out or still reserved oldest request, goes to the CPU
- * at once.  Never admits backlogged requests (reapers and the deadline
- * scan do).  Any context up to softirq; never sleeps or allocates.
+ * at once.  Behind a backlog a request waits its turn (FIFO), whatever
+ * room there is.  Never admits backlogged requests (reapers and the
+ * deadline scan do).  Any context up to softirq; never sleeps or
+ * allocates.
  *
  * Return: -EINPROGRESS (posted), -EBUSY (backlogged) or
  * GPU_AES_RING_FALLBACK (the caller must run it on the CPU; also when the

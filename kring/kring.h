@@ -18,6 +18,7 @@
 #ifndef GPU_AES_KRING_H
 #define GPU_AES_KRING_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../uapi/gpu_aes.h"
