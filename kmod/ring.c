@@ -663,7 +663,10 @@ static void gpu_aes_queue_admit(struct gpu_aes_queue *q,
  * counts as space that comes back, gpu_aes_queue_space_returns()).  Only
  * reapers and the deadline scan admit, never a submitter, whose
  * scheduling any user controls; copying at most queue_entries requests
- * of at most ring_max_bytes is what a softirq crypto driver does.
+ * of at most ring_max_bytes is what a softirq crypto driver does.  On
+ * PREEMPT_RT disabling BHs does not disable preemption: there a task of
+ * higher priority can hold this context here, and docs/security.md
+ * ("PREEMPT_RT") says what that costs.
  */
 static void gpu_aes_queue_unlock_post_admitted(struct gpu_aes_queue *q,
 					       struct list_head *admitted,

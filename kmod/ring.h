@@ -65,7 +65,7 @@ struct gpu_aes_tfm_key;
  *	submitter may be kept off the CPU indefinitely.
  * @GPU_AES_TAG_ADMITTED: reserved by admission for a backlogged request;
  *	posted by the context that admitted it before it can be preempted
- *	(gpu_aes_queue_unlock_post_admitted()).
+ *	(gpu_aes_queue_unlock_post_admitted(); not so on PREEMPT_RT).
  * @GPU_AES_TAG_IN_FLIGHT: posted, owned by the ring.
  * @GPU_AES_TAG_TIMED_OUT: its request was completed on the CPU; the tag and
  *	data space stay reserved until the helper completes it or detaches.
