@@ -8,6 +8,7 @@
 #
 #   bench-bin    $(BUILD)/gpu-aes-bench
 #   afalg-speed  $(BUILD)/afalg-speed (AF_ALG, the kernel's own drivers)
+#   bench-backlog  $(BUILD)/kring-backlog, run: a reap's admission cost
 #   gpu-bins     also builds both (with cuda.mk's GPU test binaries)
 #   bench        gpu-aes-bench -> ../out/bench.json and bench.png
 #   bench-arm64  its objects cross-compiled for aarch64, not linked (as
@@ -31,6 +32,21 @@ $(AFALG): $(BENCH_SRC)/afalg_speed.c
 .PHONY: afalg-speed
 afalg-speed: $(AFALG)
 gpu-bins: $(AFALG)
+
+# What a reap's admission costs with 1,000 to 50,000 requests backlogged:
+# the kernel's ring (kring) alone, no GPU needed.
+KRING_BACKLOG := $(BUILD)/kring-backlog
+
+$(BENCH_BUILD)/kring_backlog.o: $(BENCH_SRC)/kring_backlog.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isrc $(CFLAGS) -c -o $@ $<
+
+$(KRING_BACKLOG): $(BENCH_BUILD)/kring_backlog.o $(KRING_LIB) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: bench-backlog
+bench-backlog: $(KRING_BACKLOG)
+	$(KRING_BACKLOG)
 
 .PHONY: bench-bin bench bench-objs bench-arm64
 ifeq ($(HAVE_CUDA),1)

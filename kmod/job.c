@@ -113,11 +113,28 @@ void gpu_aes_sk_copy_in(struct gpu_aes_job *job, u8 *slot)
 				   AES_BLOCK_SIZE, job->len - AES_BLOCK_SIZE);
 }
 
+/*
+ * A block-chaining encryption's output IV is its last output block, which
+ * lives in the slot, the helper's memory: it is read from there once, for
+ * both dst and the IV.  Read twice, a helper's store in between would
+ * leave the IV unlike the block the caller got.
+ */
 void gpu_aes_sk_copy_out(struct gpu_aes_job *job, const u8 *slot)
 {
-	sg_pcopy_from_buffer(job->dst, sg_nents(job->dst), slot, job->len, 0);
+	unsigned int nents = sg_nents(job->dst), head = job->len;
+	u8 last[AES_BLOCK_SIZE];
+
+	if (job->desc->out_iv == GPU_AES_OUT_IV_CHAIN &&
+	    job->dir == GPU_AES_DIR_ENCRYPT) {
+		head -= AES_BLOCK_SIZE;
+		memcpy(last, slot + head, AES_BLOCK_SIZE);
+	}
+	sg_pcopy_from_buffer(job->dst, nents, slot, head, 0);
+	if (head != job->len)
+		sg_pcopy_from_buffer(job->dst, nents, last, AES_BLOCK_SIZE,
+				     head);
 	gpu_aes_out_iv(job->desc, job->dir, job->iv, job->len, job->chain_iv,
-		       slot + job->len - AES_BLOCK_SIZE);
+		       last);
 }
 
 void gpu_aes_aead_copy_in(struct gpu_aes_job *job, u8 *slot)

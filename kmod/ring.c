@@ -138,6 +138,16 @@ static void gpu_aes_ring_test_posted(struct gpu_aes_ring *ring,
 		fn(ring, job);
 }
 
+static void gpu_aes_ring_test_claiming(struct gpu_aes_ring *ring,
+				       struct gpu_aes_tag *t)
+{
+	void (*fn)(struct gpu_aes_ring *ring, struct gpu_aes_tag *t) =
+		READ_ONCE(ring->claiming);
+
+	if (fn)
+		fn(ring, t);
+}
+
 struct gpu_aes_queue *gpu_aes_ring_queue(struct gpu_aes_ring *ring)
 {
 	int forced = READ_ONCE(ring->test_queue);
@@ -160,6 +170,11 @@ static inline void gpu_aes_ring_test_kick(struct gpu_aes_ring *ring)
 
 static inline void gpu_aes_ring_test_posted(struct gpu_aes_ring *ring,
 					    struct gpu_aes_job *job)
+{
+}
+
+static inline void gpu_aes_ring_test_claiming(struct gpu_aes_ring *ring,
+					      struct gpu_aes_tag *t)
 {
 }
 
@@ -256,6 +271,12 @@ static void gpu_aes_queue_put(struct gpu_aes_queue *q)
 		wake_up_var(&q->users);
 }
 
+/* Give back a key slot count that gpu_aes_key_prepare() took.  sq_lock held. */
+static void gpu_aes_queue_key_put(struct gpu_aes_queue *q, u16 slot)
+{
+	WRITE_ONCE(q->key_taken[slot], q->key_taken[slot] - 1);
+}
+
 /*
  * Reserve a key slot, a tag and data space for @job on @q and take a
  * reference for its copy-in.  sq_lock held, attached.  Returns 0, -ENOKEY
@@ -291,7 +312,7 @@ static int gpu_aes_queue_reserve(struct gpu_aes_queue *q,
 	/* Pairs with gpu_aes_tag_release(): the bytes are done with. */
 	if (q->data_head - smp_load_acquire(&q->data_tail) + skip + alen >
 	    size) {
-		WRITE_ONCE(q->key_taken[slot], q->key_taken[slot] - 1);
+		gpu_aes_queue_key_put(q, slot);
 		return -ENOSPC;
 	}
 
@@ -316,8 +337,26 @@ static int gpu_aes_queue_reserve(struct gpu_aes_queue *q,
 	return 0;
 
 no_space:
-	WRITE_ONCE(q->key_taken[slot], q->key_taken[slot] - 1);
+	gpu_aes_queue_key_put(q, slot);
 	return -EAGAIN;
+}
+
+/*
+ * For a request that will not be reserved now: -ENOKEY if its tfm can get
+ * no key slot (as gpu_aes_queue_reserve() would say), else -ENOSPC,
+ * holding nothing.  sq_lock held, attached.
+ */
+static int gpu_aes_queue_key_check(struct gpu_aes_queue *q,
+				   struct gpu_aes_job *job)
+{
+	u16 slot;
+	u32 gen;
+
+	lockdep_assert_held(&q->sq_lock);
+	if (gpu_aes_key_prepare(q->ring, q, job->key, &slot, &gen))
+		return -ENOKEY;
+	gpu_aes_queue_key_put(q, slot);
+	return -ENOSPC;
 }
 
 /*
@@ -564,17 +603,20 @@ static void gpu_aes_queue_expire_backlogged(struct gpu_aes_queue *q,
 
 /*
  * Reserve space for the queue's backlogged requests, oldest first, and
- * move them onto @admitted.  One that does not fit does not hold back
- * those behind it (only a want of tags, which every request needs, ends
- * the walk).  One whose tfm can get no key slot, or whose space will not
- * come back by itself (gpu_aes_queue_space_returns()), moves onto @cpu
- * instead: the backlog holds only requests that the queue's own
- * completions will let in.  One past its deadline goes there too, however
- * much room there is: an admitted request keeps the deadline it got when
- * it was backlogged, and it would be replayed as soon as it was posted.
- * Lock held, attached; takes sq_lock to reserve, only when there is a
- * backlog, so a reap of a queue without one stays off the submitters'
- * lock.
+ * move them onto @admitted, up to the first one that does not fit: it
+ * waits for the space that the queue's completions free, and those behind
+ * it wait their turn (FIFO: a large request is not kept waiting by
+ * smaller ones passing it).  One whose tfm can get no key slot, or whose
+ * space will not come back by itself (gpu_aes_queue_space_returns()),
+ * moves onto @cpu instead: the backlog holds only requests that the
+ * queue's own completions will let in.  One past its deadline goes there
+ * too, however much room there is: an admitted request keeps the deadline
+ * it got when it was backlogged, and it would be replayed as soon as it
+ * was posted.  So a call looks at the requests it takes off the backlog
+ * and at one more: its cost is that of what it admits, whatever waits
+ * behind (those past their deadlines there are the scan's).  Lock held,
+ * attached; takes sq_lock to reserve, only when there is a backlog, so a
+ * reap of a queue without one stays off the submitters' lock.
  */
 static void gpu_aes_queue_admit(struct gpu_aes_queue *q,
 				struct list_head *admitted,
@@ -597,13 +639,12 @@ static void gpu_aes_queue_admit(struct gpu_aes_queue *q,
 			WRITE_ONCE(q->tags[job->tag].state,
 				   GPU_AES_TAG_ADMITTED);
 			list_move_tail(&job->node, admitted);
-			q->nr_backlog--;
 		} else if (err == -ENOKEY || !gpu_aes_queue_space_returns(q)) {
 			list_move_tail(&job->node, cpu);
-			q->nr_backlog--;
-		} else if (err == -EAGAIN) {
+		} else {
 			break;
 		}
+		q->nr_backlog--;
 	}
 	spin_unlock(&q->sq_lock);
 }
@@ -622,7 +663,10 @@ static void gpu_aes_queue_admit(struct gpu_aes_queue *q,
  * counts as space that comes back, gpu_aes_queue_space_returns()).  Only
  * reapers and the deadline scan admit, never a submitter, whose
  * scheduling any user controls; copying at most queue_entries requests
- * of at most ring_max_bytes is what a softirq crypto driver does.
+ * of at most ring_max_bytes is what a softirq crypto driver does.  On
+ * PREEMPT_RT disabling BHs does not disable preemption: there a task of
+ * higher priority can hold this context here, and docs/security.md
+ * ("PREEMPT_RT") says what that costs.
  */
 static void gpu_aes_queue_unlock_post_admitted(struct gpu_aes_queue *q,
 					       struct list_head *admitted,
@@ -697,9 +741,15 @@ static int gpu_aes_queue_full(struct gpu_aes_queue *q, struct gpu_aes_job *job,
 	/*
 	 * Backlogged requests are admitted by the reapers that free space
 	 * and by the deadline scan, never here: see
-	 * gpu_aes_queue_unlock_post_admitted().
+	 * gpu_aes_queue_unlock_post_admitted().  Behind a backlog a request
+	 * waits its turn, whatever room there is: the space is what the
+	 * oldest backlogged request waits for.  It must not wait for a key
+	 * slot, though, so that much is looked at first.
 	 */
-	err = gpu_aes_queue_reserve(q, job);
+	if (list_empty(&q->backlog))
+		err = gpu_aes_queue_reserve(q, job);
+	else
+		err = gpu_aes_queue_key_check(q, job);
 	if (!err) {
 		ret = -EINPROGRESS;
 	} else if (err == -ENOKEY) {
@@ -823,6 +873,19 @@ static bool gpu_aes_status_valid(const struct gpu_aes_tag *t, s32 status)
  * COMPLETING and its request onto @done (returns 1), a late one releases
  * its tag.  A cqe naming another queue's tag fails the seq check: seqs
  * carry their queue's number.  Lock held.
+ *
+ * The tag's state is read first, with acquire, and only then what posting
+ * published with it: seq, alg and dir.  A poster turns a tag IN_FLIGHT
+ * under sq_lock, not ours, with a release that its reservation's stores
+ * of those fields precede (gpu_aes_queue_post()); our acquire pairs with
+ * it.  Read before the state, on a weakly ordered CPU (arm64; x86 and its
+ * emulators are TSO and cannot show it) they could be a previous use's
+ * beside this use's IN_FLIGHT: a hostile helper completing a tag as it is
+ * posted could have a stale GCM decryption's alg and dir accept its
+ * EBADMSG for a CTR request, or a stale seq reject a valid completion.
+ * Read after, they are this use's, and stay so while we hold the lock:
+ * a tag leaves IN_FLIGHT (and TIMED_OUT) only under it, and only a FREE
+ * tag is reserved again.
  */
 static int gpu_aes_queue_claim_one(struct gpu_aes_queue *q,
 				   const struct gpu_aes_cqe *c,
@@ -840,22 +903,19 @@ static int gpu_aes_queue_claim_one(struct gpu_aes_queue *q,
 	if (tag >= q->ring->queue_entries)
 		goto reject;
 	t = &q->tags[tag];
-	/* Written by reservers without our lock (a hostile helper's guess). */
-	if (READ_ONCE(t->seq) != seq || !gpu_aes_status_valid(t, status))
-		goto reject;
-	/*
-	 * Acquire: pairs with the poster's release, whose job this completes
-	 * (a hostile helper may name a tag being posted right now).
-	 */
+	/* Pairs with the poster's release (see above). */
 	state = smp_load_acquire(&t->state);
+	gpu_aes_ring_test_claiming(q->ring, t);
+	if (state != GPU_AES_TAG_IN_FLIGHT && state != GPU_AES_TAG_TIMED_OUT)
+		goto reject;
+	if (t->seq != seq || !gpu_aes_status_valid(t, status))
+		goto reject;
 	if (state == GPU_AES_TAG_TIMED_OUT) {
 		WRITE_ONCE(q->stalled, false);
 		gpu_aes_stat_inc(GPU_AES_STAT_LATE_COMPLETIONS);
 		gpu_aes_tag_release(q, t);
 		return 0;
 	}
-	if (state != GPU_AES_TAG_IN_FLIGHT)
-		goto reject;
 	/* Written only to change: submitters read its line every request. */
 	if (q->stalled)
 		WRITE_ONCE(q->stalled, false);
@@ -1135,12 +1195,18 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	struct gpu_aes_layout l;
 	struct gpu_aes_queue *q;
 	unsigned long *key_map;
-	u32 *key_gen, i, j;
+	u32 *key_gen, algs, i, j;
 	int ret;
 
 	ret = gpu_aes_setup_check(ring, s);
 	if (ret)
 		return ret;
+	/*
+	 * What we publish in the header and what we post, from the SETUP we
+	 * checked: the header is the helper's memory, which another of its
+	 * threads may rewrite at any time, so we never read it back.
+	 */
+	algs = gpu_aes_setup_algs(s);
 	gpu_aes_layout(&g, &l);
 	key_map = kvcalloc(BITS_TO_LONGS(g.nr_keys), sizeof(long), GFP_KERNEL);
 	key_gen = kvcalloc(g.nr_keys, sizeof(*key_gen), GFP_KERNEL);
@@ -1173,7 +1239,7 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	}
 	/* Queues and key table start zeroed; the data area is the helper's. */
 	memset(base, 0, l.data_off);
-	gpu_aes_hdr_fill(hdr, &g, &l, s->features, gpu_aes_setup_algs(s));
+	gpu_aes_hdr_fill(hdr, &g, &l, s->features, algs);
 
 	spin_lock_bh(&ring->key_lock);
 	ring->hdr = hdr;
@@ -1192,13 +1258,16 @@ int gpu_aes_ring_attach(struct gpu_aes_ring *ring, void *base,
 	ring->helper_mib_per_s = 0;
 	/* Nobody has woken it: its first sleep must be rung. */
 	atomic_set(&ring->doorbell_rung, 0);
-	ring->algs = hdr->algs;
+	ring->algs = algs;
 	ring->helper_pid = task_tgid_nr(current);
 	ring->attached_at = ktime_get_boottime_ns();
+	/*
+	 * Before any queue is attached: a submitter indexes by it unlocked.
+	 * Under key_lock with the rest: gpu_aes_ring_status() reads it so.
+	 */
+	WRITE_ONCE(ring->nr_queues, g.nr_queues);
 	ring->attached = true;
 	spin_unlock_bh(&ring->key_lock);
-	/* Before any queue is attached: a submitter indexes by it unlocked. */
-	WRITE_ONCE(ring->nr_queues, g.nr_queues);
 	for (i = 0; i < g.nr_queues; i++) {
 		void *qbase = base + l.queues_off + i * l.queue_stride;
 
@@ -1399,46 +1468,85 @@ static void gpu_aes_queue_status(struct gpu_aes_queue *q,
 	qs->stalled_at = q->stalled ? q->stalled_at : 0;
 }
 
+/*
+ * The ring's own figures and the attachment they belong to, under
+ * key_lock (attach and detach change them under it); false if detached.
+ */
+static bool gpu_aes_ring_status_begin(struct gpu_aes_ring *ring,
+				      struct gpu_aes_ring_status *st, u64 *gen)
+{
+	bool attached;
+
+	memset(st, 0, sizeof(*st));
+	spin_lock_bh(&ring->key_lock);
+	attached = ring->attached;
+	if (attached) {
+		*gen = ring->attach_gen;
+		st->attached = true;
+		st->helper_pid = ring->helper_pid;
+		st->attached_at = ring->attached_at;
+		st->nr_queues = ring->nr_queues;
+		st->queue_entries = ring->queue_entries;
+		st->queue_data_size = ring->queue_data_size;
+		st->data_size = ring->data_size;
+		st->keys = ring->nr_keys;
+	}
+	spin_unlock_bh(&ring->key_lock);
+	return attached;
+}
+
+/*
+ * The key slots in use, if the attachment is still the one the walk
+ * began with (no detach since: attach_gen moves at each); else false.
+ */
+static bool gpu_aes_ring_status_end(struct gpu_aes_ring *ring,
+				    struct gpu_aes_ring_status *st, u64 gen)
+{
+	bool same;
+
+	spin_lock_bh(&ring->key_lock);
+	same = ring->attached && ring->attach_gen == gen;
+	if (same)
+		st->keys_used = bitmap_weight(ring->key_map, ring->nr_keys);
+	spin_unlock_bh(&ring->key_lock);
+	return same;
+}
+
+/*
+ * No mutex: the status files are world-readable, and a reader that any
+ * user can keep off the CPU (on a fully preemptible kernel) must hold
+ * nothing that detach waits for, or a dying helper would wait for it in
+ * release, in D state, and the ring with it.  Only spinlocks, each held
+ * for a few reads; a detach during the walk makes it start over.
+ */
 void gpu_aes_ring_status(struct gpu_aes_ring *ring,
 			 struct gpu_aes_ring_status *st,
 			 struct gpu_aes_queue_status *qs, u32 max_qs)
 {
 	struct gpu_aes_queue_status one, *t = &st->total;
 	struct gpu_aes_queue *q;
+	u64 gen = 0;
 	u32 i;
 
-	memset(st, 0, sizeof(*st));
-	mutex_lock(&ring->setup_mutex);
-	if (!ring->attached)
-		goto out;
-	st->attached = true;
-	st->helper_pid = ring->helper_pid;
-	st->attached_at = ring->attached_at;
-	st->nr_queues = ring->nr_queues;
-	st->queue_entries = ring->queue_entries;
-	st->queue_data_size = ring->queue_data_size;
-	st->data_size = ring->data_size;
-	st->keys = ring->nr_keys;
-	for (i = 0; i < st->nr_queues; i++) {
-		q = &ring->queues[i];
-		spin_lock_bh(&q->lock);
-		gpu_aes_queue_status(q, &one);
-		spin_unlock_bh(&q->lock);
-		if (qs && i < max_qs)
-			qs[i] = one;
-		t->in_flight += one.in_flight;
-		t->backlog += one.backlog;
-		t->data_used += one.data_used;
-		if (!one.stalled)
-			continue;
-		st->stalled_queues++;
-		if (!t->stalled || one.stalled_at < t->stalled_at)
-			t->stalled_at = one.stalled_at;
-		t->stalled = true;
-	}
-	spin_lock_bh(&ring->key_lock);
-	st->keys_used = bitmap_weight(ring->key_map, ring->nr_keys);
-	spin_unlock_bh(&ring->key_lock);
-out:
-	mutex_unlock(&ring->setup_mutex);
+	do {
+		if (!gpu_aes_ring_status_begin(ring, st, &gen))
+			return;
+		for (i = 0; i < st->nr_queues; i++) {
+			q = &ring->queues[i];
+			spin_lock_bh(&q->lock);
+			gpu_aes_queue_status(q, &one);
+			spin_unlock_bh(&q->lock);
+			if (qs && i < max_qs)
+				qs[i] = one;
+			t->in_flight += one.in_flight;
+			t->backlog += one.backlog;
+			t->data_used += one.data_used;
+			if (!one.stalled)
+				continue;
+			st->stalled_queues++;
+			if (!t->stalled || one.stalled_at < t->stalled_at)
+				t->stalled_at = one.stalled_at;
+			t->stalled = true;
+		}
+	} while (!gpu_aes_ring_status_end(ring, st, gen));
 }

@@ -65,7 +65,7 @@ struct gpu_aes_tfm_key;
  *	submitter may be kept off the CPU indefinitely.
  * @GPU_AES_TAG_ADMITTED: reserved by admission for a backlogged request;
  *	posted by the context that admitted it before it can be preempted
- *	(gpu_aes_queue_unlock_post_admitted()).
+ *	(gpu_aes_queue_unlock_post_admitted(); not so on PREEMPT_RT).
  * @GPU_AES_TAG_IN_FLIGHT: posted, owned by the ring.
  * @GPU_AES_TAG_TIMED_OUT: its request was completed on the CPU; the tag and
  *	data space stay reserved until the helper completes it or detaches.
@@ -298,6 +298,11 @@ struct gpu_aes_ring_observer {
  *	after a post published @job's sqe: from then on a helper and a
  *	reaper on other CPUs may complete it and its consumer reuse the
  *	request, which a test does there.
+ * @claiming: KUnit builds only; called with the queue's lock held by a
+ *	reaper that has just read (acquire) the state of tag @t to judge a
+ *	completion naming it, before it reads anything else of the tag: a
+ *	test makes there the stores a weakly ordered CPU would show it only
+ *	from the acquire on.
  */
 struct gpu_aes_ring {
 	const struct gpu_aes_ring_observer *observer;
@@ -331,6 +336,7 @@ struct gpu_aes_ring {
 	void (*mid_copy)(struct gpu_aes_ring *ring, bool out);
 	int test_queue;
 	void (*posted)(struct gpu_aes_ring *ring, struct gpu_aes_job *job);
+	void (*claiming)(struct gpu_aes_ring *ring, struct gpu_aes_tag *t);
 #endif
 	/* Written once per sleep of the helper, read on every wake. */
 	atomic_t doorbell_rung ____cacheline_aligned_in_smp;
@@ -477,8 +483,9 @@ void gpu_aes_ring_detach(struct gpu_aes_ring *ring);
  * and publishes it.  A request waits in the backlog only for space that
  * the queue's own in-flight requests will free: one with no key slot, or
  * blocked by a timed-out or still reserved oldest request, goes to the CPU
- * at once, and so does one without @may_backlog that finds no room now
- * (fallback_full), or a backlog it must not overtake.  Never admits
+ * at once, and so does one without @may_backlog that finds no room now or
+ * a backlog ahead of it (fallback_full).  Behind a backlog a request that
+ * may wait waits its turn (FIFO), whatever room there is.  Never admits
  * backlogged requests (reapers and the deadline scan do).  Any context up
  * to softirq; never sleeps or allocates.
  *
@@ -568,11 +575,13 @@ bool gpu_aes_ring_pending(struct gpu_aes_ring *ring);
  *	them (st->nr_queues are valid).
  * @max_qs: entries @qs has room for.
  *
- * For status readers, not the request path: holds the setup mutex (so
- * the geometry cannot change under it), then takes each queue's lock in
- * turn and walks its backlog, and the key lock.  Each queue's figures are
- * consistent; the totals add up queues read one after the other.  May
- * sleep.
+ * For status readers, not the request path: takes the key lock for the
+ * ring's figures, then each queue's lock in turn, then the key lock
+ * again, and starts over if a detach came in between; never the setup
+ * mutex, which detach needs (its readers are any user's).  Each queue's
+ * figures are consistent; the totals add up queues read one after the
+ * other, all of one attachment.  Any context that may take a BH-safe
+ * spinlock.
  */
 void gpu_aes_ring_status(struct gpu_aes_ring *ring,
 			 struct gpu_aes_ring_status *st,

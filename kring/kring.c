@@ -239,6 +239,14 @@ int kring_doorbell_armed(void)
 	return !atomic_read(&gpu_aes_ring.doorbell_rung);
 }
 
+void kring_hold_key_lock(int hold)
+{
+	if (hold)
+		spin_lock_bh(&gpu_aes_ring.key_lock);
+	else
+		spin_unlock_bh(&gpu_aes_ring.key_lock);
+}
+
 unsigned int kring_nr_stats(void)
 {
 	return GPU_AES_NR_STATS;

@@ -18,6 +18,7 @@
 #ifndef GPU_AES_KRING_H
 #define GPU_AES_KRING_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../uapi/gpu_aes.h"
@@ -86,6 +87,14 @@ int kring_reap(uint32_t qid);
 int kring_pending(void);
 /* Whether the next post that sees NEED_WAKEUP wakes the helper. */
 int kring_doorbell_armed(void);
+
+/*
+ * Tests: take (@hold 1) or drop (@hold 0) the ring's key table lock from
+ * the calling thread.  Attach takes it between writing the region header
+ * and publishing what it agreed, so a test holding it keeps an attach
+ * there, as a helper thread racing its own SETUP would find it.
+ */
+void kring_hold_key_lock(int hold);
 
 /* A counter by its sysfs name (kmod/stats.c), summed over CPUs; -1: none. */
 int64_t kring_stat(const char *name);

@@ -8,8 +8,10 @@
  * is never read back.  Under KASAN (vmalloc region, kvcalloc tag table) any
  * access outside our slots is a report, which scripts/kunit fails on.
  */
+#include <crypto/aes.h>
 #include <kunit/test.h>
 #include <linux/limits.h>
+#include <linux/scatterlist.h>
 
 #include "fake_helper.h"
 #include "ring.h"
@@ -209,11 +211,149 @@ static void gpu_aes_hostile_scribbled_region(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gpu_aes_ring.queue_data_size, FAKE_HELPER_DATA);
 }
 
+/*
+ * What the claiming hook makes a reaper see at its acquire of @t's state:
+ * the stores of @t's post, which a weakly ordered CPU may show it no
+ * earlier.
+ */
+static struct {
+	struct gpu_aes_tag *t;
+	u32 seq;
+	u8 alg;
+	u8 dir;
+	int calls;
+} gt_post_stores;
+
+static void gt_post_stores_land(struct gpu_aes_ring *ring,
+				struct gpu_aes_tag *t)
+{
+	if (t != gt_post_stores.t)
+		return;
+	gt_post_stores.calls++;
+	t->seq = gt_post_stores.seq;
+	t->alg = gt_post_stores.alg;
+	t->dir = gt_post_stores.dir;
+}
+
+static void gt_claiming_remove(void *data)
+{
+	WRITE_ONCE(gpu_aes_ring.claiming, NULL);
+}
+
+/*
+ * A reaper judges a completion by the tag's seq, alg and dir as its post
+ * published them: read after the tag's state (acquire), never before,
+ * where a weakly ordered CPU (arm64) could show it a previous use's
+ * beside this use's IN_FLIGHT.  UML is not weakly ordered, so the test
+ * shows the reaper such a view: the tag holds a previous use's fields
+ * until the reaper acquires its state, when the claiming hook writes
+ * this use's back.  A reaper that read them before its acquire would
+ * accept EBADMSG for a CTR request (a previous GCM decryption's alg and
+ * dir) and reject a valid completion (a previous seq).
+ */
+static void gpu_aes_hostile_claim_reads_after_state(struct kunit *test)
+{
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	struct gpu_aes_sqe sqe;
+	struct gpu_aes_tag *tag;
+	struct gt_req *r;
+	struct gt_stats s;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							gt_claiming_remove,
+							NULL), 0);
+	r = gt_req_new(test, t, 2048, GT_BL);
+	KUNIT_ASSERT_EQ(test, gt_req_start(r, false), -EINPROGRESS);
+	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, &sqe, 1), 1);
+	KUNIT_ASSERT_EQ(test, fake_helper_compute(h, &sqe), 0);
+	tag = &GT_Q0->tags[sqe.tag];
+	KUNIT_ASSERT_EQ(test, tag->alg, GPU_AES_ALG_CTR);
+	gt_post_stores.t = tag;
+	gt_post_stores.seq = tag->seq;
+	gt_post_stores.alg = tag->alg;
+	gt_post_stores.dir = tag->dir;
+	gt_post_stores.calls = 0;
+	WRITE_ONCE(gpu_aes_ring.claiming, gt_post_stores_land);
+	gt_stats_snap(&s);
+
+	/* A previous GCM decryption's alg and dir: EBADMSG is garbage. */
+	tag->alg = GPU_AES_ALG_GCM;
+	tag->dir = GPU_AES_DIR_DECRYPT;
+	fake_helper_post(h, sqe.tag, sqe.seq, GPU_AES_STATUS_EBADMSG);
+	fake_helper_publish(h);
+	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 0);
+	KUNIT_EXPECT_EQ(test, gt_post_stores.calls, 1);
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_REJECTED_COMPLETIONS),
+			1);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES),
+			0);
+	KUNIT_EXPECT_EQ(test, gt_req_events(r), 0);
+
+	/* A previous use's seq: this use's completion is still accepted. */
+	tag->seq = sqe.seq - GT_SEQ(1, 0);
+	fake_helper_post(h, sqe.tag, sqe.seq, 0);
+	fake_helper_publish(h);
+	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 1);
+	KUNIT_EXPECT_EQ(test, gt_post_stores.calls, 2);
+	gt_req_expect_done(test, r);
+	KUNIT_EXPECT_EQ(test,
+			gt_stats_delta(&s, GPU_AES_STAT_REJECTED_COMPLETIONS),
+			1);
+}
+
+/*
+ * A CBC encryption's output IV is the last block the caller got in dst,
+ * read from the slot once: a helper's store into the slot's last block
+ * once copy-out has begun must not make them differ.  Here the caller's
+ * destination ends on the slot's last block itself (its last 8 bytes are
+ * the slot's bytes 48 to 55 of 64), so copy-out's own last store plays
+ * that helper store, landing after the block was read for dst.  Read
+ * again for the IV, the block would no longer be the one dst got.
+ */
+static void gpu_aes_hostile_cbc_iv_read_once(struct kunit *test)
+{
+	enum { LEN = 64, TAIL = 8 };
+	struct gpu_aes_job job = {};
+	struct scatterlist sg[2];
+	u8 *slot, *dst, *want;
+	u8 iv[AES_BLOCK_SIZE];
+	unsigned int i;
+
+	slot = kunit_kmalloc(test, LEN, GFP_KERNEL);
+	dst = kunit_kzalloc(test, LEN, GFP_KERNEL);
+	want = kunit_kmalloc(test, LEN, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, slot && dst && want);
+	/* No two bytes alike: a block read twice shows. */
+	for (i = 0; i < LEN; i++)
+		slot[i] = i * 7 + 1;
+	memcpy(want, slot, LEN);
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], dst, LEN - TAIL);
+	sg_set_buf(&sg[1], slot + LEN - AES_BLOCK_SIZE, TAIL);
+	job.desc = gpu_aes_alg_desc(GPU_AES_ALG_CBC);
+	KUNIT_ASSERT_NOT_NULL(test, job.desc);
+	job.dir = GPU_AES_DIR_ENCRYPT;
+	job.dst = sg;
+	job.iv = iv;
+	job.len = LEN;
+
+	gpu_aes_sk_copy_out(&job, slot);
+	GT_EXPECT_BYTES(test, dst, want, LEN - TAIL);
+	GT_EXPECT_BYTES(test, slot + LEN - AES_BLOCK_SIZE, want + LEN - TAIL,
+			TAIL);
+	/* The last block the caller got, as the slot held it. */
+	GT_EXPECT_BYTES(test, iv, want + LEN - AES_BLOCK_SIZE, AES_BLOCK_SIZE);
+}
+
 static struct kunit_case gpu_aes_hostile_cases[] = {
 	KUNIT_CASE(gpu_aes_hostile_rejected_one_by_one),
 	KUNIT_CASE(gpu_aes_hostile_cq_tail),
 	KUNIT_CASE(gpu_aes_hostile_error_status),
 	KUNIT_CASE(gpu_aes_hostile_scribbled_region),
+	KUNIT_CASE(gpu_aes_hostile_claim_reads_after_state),
+	KUNIT_CASE(gpu_aes_hostile_cbc_iv_read_once),
 	{}
 };
 

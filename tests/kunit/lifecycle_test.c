@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Helper detach with requests in flight and backlogged, setkey (lengths,
- * rekey, slot wiped on tfm exit and on detach) and the request-length
- * rules.
+ * Helper detach with requests in flight and backlogged, a status reader
+ * holding nothing detach waits for, setkey (lengths, rekey, slot wiped on
+ * tfm exit and on detach) and the request-length rules.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/kthread.h>
 #include <linux/string.h>
 
 #include "fake_helper.h"
+#include "park.h"
 #include "ring.h"
 #include "skcipher.h"
 #include "test_util.h"
@@ -178,8 +181,73 @@ static void gpu_aes_request_lengths(struct kunit *test)
 			gt_stats_delta(&s, GPU_AES_STAT_FALLBACK_REQUESTS), 0);
 }
 
+/* A status reader on a kthread of its own. */
+struct gt_status_call {
+	struct gpu_aes_ring_status st;
+	struct gpu_aes_queue_status qs[1];
+	struct completion done;
+};
+
+static int gt_status_fn(void *data)
+{
+	struct gt_status_call *c = data;
+
+	gpu_aes_ring_status(&gpu_aes_ring, &c->st, c->qs, ARRAY_SIZE(c->qs));
+	complete(&c->done);
+	return 0;
+}
+
+/*
+ * A status reader (the status files are any user's) holds nothing that
+ * detach waits for: with the setup mutex taken, as by a detach under
+ * way, a snapshot is still taken, of the ring as it is.  A reader that
+ * held the mutex across its walk of the queues, and that a user kept off
+ * the CPU there, kept a dying helper in release (D state), and the ring
+ * from its next helper, for as long.
+ */
+static void gpu_aes_status_needs_no_setup_mutex(struct kunit *test)
+{
+	struct fake_helper *h = gt_ring_setup(test, NR);
+	struct gt_tfm *t = gt_tfm_new(test, true, 16);
+	struct gt_status_call *c;
+	struct task_struct *k;
+	struct gt_req *r[2];
+	unsigned int i;
+	bool done;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	init_completion(&c->done);
+	for (i = 0; i < 2; i++) {
+		r[i] = gt_req_new(test, t, 1024, GT_BL);
+		KUNIT_ASSERT_EQ(test, gt_req_start(r[i], false), -EINPROGRESS);
+	}
+	mutex_lock(&gpu_aes_ring.setup_mutex);
+	k = kthread_run(gt_status_fn, c, "gt_status");
+	if (IS_ERR(k)) {
+		mutex_unlock(&gpu_aes_ring.setup_mutex);
+		KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(k));
+		return;
+	}
+	done = wait_for_completion_timeout(&c->done, GT_WAIT);
+	mutex_unlock(&gpu_aes_ring.setup_mutex);
+	/* The reader must be done before its snapshot is freed. */
+	if (!done)
+		wait_for_completion(&c->done);
+	KUNIT_EXPECT_TRUE_MSG(test, done, "the reader waited for the mutex");
+	KUNIT_EXPECT_TRUE(test, c->st.attached);
+	KUNIT_EXPECT_EQ(test, c->st.nr_queues, 1);
+	KUNIT_EXPECT_EQ(test, c->st.queue_entries, NR);
+	KUNIT_EXPECT_EQ(test, c->st.total.in_flight, 2);
+	KUNIT_EXPECT_EQ(test, c->qs[0].in_flight, 2);
+	gt_helper_complete_all(test, h, 2);
+	for (i = 0; i < 2; i++)
+		gt_req_expect_done(test, r[i]);
+}
+
 static struct kunit_case gpu_aes_lifecycle_cases[] = {
 	KUNIT_CASE(gpu_aes_detach_in_flight),
+	KUNIT_CASE(gpu_aes_status_needs_no_setup_mutex),
 	KUNIT_CASE(gpu_aes_setkey_lengths),
 	KUNIT_CASE(gpu_aes_key_slot_lifecycle),
 	KUNIT_CASE(gpu_aes_request_lengths),

@@ -9,8 +9,10 @@
  *  - A ring whose oldest tag timed out cannot empty by itself: a request
  *    that finds it full goes to the CPU at once (fallback_full) instead of
  *    waiting in the backlog for a completion that may never come.
- *  - A backlogged request that does not fit does not hold back a smaller
- *    one behind it, nor a new submission that fits.
+ *  - The backlog is served in order: a backlogged request that does not
+ *    fit yet holds back a smaller one behind it and a new submission, so
+ *    smaller requests passing it cannot keep it waiting until its
+ *    deadline.
  *  - A backlogged request leaves the backlog at the first deadline of a
  *    request ahead of it that times out, not at its own.
  */
@@ -315,19 +317,24 @@ static void gpu_aes_live_backlog_leaves_at_first_deadline(struct kunit *test)
 }
 
 /*
- * One backlogged request that does not fit holds back neither a smaller
- * one behind it nor a new submission that fits.
+ * The backlog is served in order (FIFO): one backlogged request that does
+ * not fit yet holds back a smaller one behind it, and a new submission
+ * that would fit waits behind both; once space frees, all three go in, in
+ * the order they came.  Admission used to let smaller ones past (walking
+ * the whole backlog on every reap), which could keep a large request
+ * waiting until its deadline.
  */
-static void gpu_aes_live_unfit_does_not_block(struct kunit *test)
+static void gpu_aes_live_backlog_in_order(struct kunit *test)
 {
 	struct fake_helper *h = gt_ring_setup(test, NR);
 	struct gt_tfm *t = gt_tfm_new(test, false, 16);
 	const unsigned int q = FAKE_HELPER_DATA / 4;
 	static const unsigned int lens[] = { 2, 4, 4, 4, 2 };
-	struct gpu_aes_sqe sqe;
+	const unsigned int order[] = { q, 4096, 2048 };
+	struct gpu_aes_sqe sqe[3];
 	struct gt_req *r[5], *big, *small, *fresh;
 	struct gt_stats s;
-	unsigned int i;
+	unsigned int i, n;
 
 	gt_stats_snap(&s);
 	/* Eighths: 2 + 4 + 4 + 4 + 2 = the whole data area. */
@@ -341,31 +348,45 @@ static void gpu_aes_live_unfit_does_not_block(struct kunit *test)
 	small = gt_req_new(test, t, 4096, GT_BL);
 	KUNIT_ASSERT_EQ(test, gt_req_start(small, false), -EBUSY);
 
-	/* r[0] done frees an eighth: too little for the big one, not the small. */
-	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, &sqe, 1), 1);
-	fake_helper_post(h, sqe.tag, sqe.seq, fake_helper_compute(h, &sqe));
+	/* r[0] done frees an eighth: room for the small one, not the big. */
+	KUNIT_ASSERT_EQ(test, fake_helper_fetch(h, sqe, 1), 1);
+	fake_helper_post(h, sqe[0].tag, sqe[0].seq,
+			 fake_helper_compute(h, &sqe[0]));
 	fake_helper_publish(h);
 	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), 1);
 	gt_req_expect_done(test, r[0]);
-	KUNIT_EXPECT_EQ(test, gt_req_events(small), 1);
 	KUNIT_EXPECT_EQ(test, gt_req_events(big), 0);
+	KUNIT_EXPECT_EQ(test, gt_req_events(small), 0);
 
-	/* A new one that fits goes in too, past the waiting big one. */
-	fresh = gt_req_new(test, t, 4096, GT_BL);
-	KUNIT_EXPECT_EQ(test, gt_req_start(fresh, false), -EINPROGRESS);
+	/* A new one that would fit waits its turn too. */
+	fresh = gt_req_new(test, t, 2048, GT_BL);
+	KUNIT_EXPECT_EQ(test, gt_req_start(fresh, false), -EBUSY);
+	KUNIT_EXPECT_EQ(test, fake_helper_pending(h), 4);
 
-	/* Everything else done: the big one gets its turn. */
-	gt_helper_complete_all(test, h, 6);
+	/* The rest done: all three go in, in the order they came. */
+	gt_helper_complete_all(test, h, 4);
 	for (i = 1; i < 5; i++)
 		gt_req_expect_done(test, r[i]);
+	KUNIT_EXPECT_EQ(test, gt_req_events(big), 1);
+	KUNIT_EXPECT_EQ(test, gt_req_events(small), 1);
+	KUNIT_EXPECT_EQ(test, gt_req_events(fresh), 1);
+	/* Whatever came, answered: nothing is left in flight on a failure. */
+	n = fake_helper_fetch(h, sqe, 3);
+	KUNIT_EXPECT_EQ(test, n, 3);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, sqe[i].len, order[i]);
+		fake_helper_post(h, sqe[i].tag, sqe[i].seq,
+				 fake_helper_compute(h, &sqe[i]));
+	}
+	fake_helper_publish(h);
+	KUNIT_EXPECT_EQ(test, fake_helper_reap(h), (int)n);
+	gt_req_expect_done(test, big);
 	gt_req_expect_done(test, small);
 	gt_req_expect_done(test, fresh);
-	KUNIT_EXPECT_EQ(test, gt_req_events(big), 1);
-	gt_helper_complete_all(test, h, 1);
-	gt_req_expect_done(test, big);
-	KUNIT_EXPECT_EQ(test, DELTA(BACKLOGGED), 2);
+	KUNIT_EXPECT_EQ(test, DELTA(BACKLOGGED), 3);
 	KUNIT_EXPECT_EQ(test, DELTA(RING_REQUESTS), 8);
 	KUNIT_EXPECT_EQ(test, DELTA(FALLBACK_REQUESTS), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->sqe_errors), 0);
 }
 
 static struct kunit_case gpu_aes_liveness_cases[] = {
@@ -373,7 +394,7 @@ static struct kunit_case gpu_aes_liveness_cases[] = {
 	KUNIT_CASE(gpu_aes_live_reclaim_spares_inflight),
 	KUNIT_CASE(gpu_aes_live_withheld_oldest),
 	KUNIT_CASE(gpu_aes_live_backlog_leaves_at_first_deadline),
-	KUNIT_CASE(gpu_aes_live_unfit_does_not_block),
+	KUNIT_CASE(gpu_aes_live_backlog_in_order),
 	{}
 };
 

@@ -141,17 +141,26 @@ static int kring_ready(void)
 	return err;
 }
 
-int kfix_start_cfg(struct kfix *f, const struct kring_host_config *cfg)
+int kfix_prepare(void)
 {
-	int err;
+	int err = kring_ready();
 
-	f->host = NULL;
-	err = kring_ready();
 	if (err)
 		return err;
 	kring_set_params(0, 1U << 20, 60000);
 	/* The ring, whatever the policy would choose: it is what is tested. */
 	kring_set_dispatch("ring");
+	return 0;
+}
+
+int kfix_start_cfg(struct kfix *f, const struct kring_host_config *cfg)
+{
+	int err;
+
+	f->host = NULL;
+	err = kfix_prepare();
+	if (err)
+		return err;
 	err = kring_host_start(cfg, &f->host);
 	if (!err)
 		kfix_live = f->host;

@@ -48,6 +48,13 @@ struct kfix {
 	struct kring_host *host;
 };
 
+/*
+ * What kfix_start() sets up before the helper starts, for a test that
+ * attaches a region of its own: kring initialised (once), every request
+ * for the ring, deadlines of 60 s.  0, or -errno.
+ */
+int kfix_prepare(void);
+
 /* 0, or -errno.  queue_data in bytes; threads: cpu backend workers. */
 int kfix_start(struct kfix *f, uint32_t queues, uint32_t entries,
 	       uint64_t queue_data, unsigned int threads,
