@@ -281,11 +281,11 @@ static void read_order(const struct ctl *c, struct state *s)
 	FILE *f = fopen(ctl_path(c, path, sizeof(path),
 				 "/sys/class/misc/gpu_aes/dispatch/cpu_drivers"),
 			"re");
-	int n;
 
 	s->norder = 0;
 	while (f && s->norder < 16 && fgets(line, sizeof(line), f)) {
-		n = sscanf(line, "%15s %127s", word, driver);
+		int n = sscanf(line, "%15s %127s", word, driver);
+
 		if (n < 1)
 			continue;
 		snprintf(s->order[s->norder], sizeof(s->order[0]), "%s", word);
@@ -431,10 +431,11 @@ const struct calg *state_best_other(const struct state *s, const char *name)
 
 const char *state_cpu_driver(const struct state *s, const char *name)
 {
-	size_t i, n;
+	size_t i;
 
 	for (i = 0; i < s->norder; i++) {
-		n = strlen(s->order[i]);
+		size_t n = strlen(s->order[i]);
+
 		if (!strncmp(name, s->order[i], n) &&
 		    !strcmp(name + n, "(aes)"))
 			return strcmp(s->cpu_driver[i], "-") ?
@@ -744,9 +745,7 @@ static void helper_problems(struct state *s, long long pid)
 void state_problems(struct state *s)
 {
 	struct alg_view av[16];
-	const struct calg *x;
 	const struct kv *mode;
-	const char *cpu;
 	size_t i, n;
 	char t[64], age[64];
 	long long v;
@@ -791,6 +790,8 @@ void state_problems(struct state *s)
 		problem(s, "error", "no gpu_aes algorithm in /proc/crypto");
 	for (i = 0; i < n; i++) {
 		const struct calg *o = av[i].ours, *w = av[i].winner;
+		const struct calg *x = av[i].best_other;
+		const char *cpu = state_cpu_driver(s, o->name);
 
 		if (strcmp(o->selftest, "passed") != 0)
 			problem(s, "error", "%s: self-test %s: the crypto API does not use it",
@@ -800,8 +801,6 @@ void state_problems(struct state *s)
 				"%s: lookups get %s (priority %d), not %s (priority %d)",
 				o->name, w->driver, w->priority, o->driver,
 				o->priority);
-		cpu = state_cpu_driver(s, o->name);
-		x = av[i].best_other;
 		if (cpu && x && strcmp(cpu, x->driver) != 0)
 			problem(s, "warning",
 				"%s: requests gpu_aes keeps on the CPU run on %s, but without gpu_aes a lookup gets %s (priority %d): they cost more than before it was installed",

@@ -465,7 +465,6 @@ static void json_status(const struct state *s)
 	size_t i, n = state_algs(s, av, 16);
 	long long attached = kv_value(&s->status, "attached", 0);
 	char parts[64][64], name[96];
-	const char *cpu;
 	struct json_object *doc = json_object_new_object();
 	struct json_object *o, *h, *f, *a, *tot, *part = NULL;
 	struct totals t;
@@ -510,6 +509,8 @@ static void json_status(const struct state *s)
 
 	a = jo_arr(doc, "algorithms");
 	for (i = 0; i < n; i++) {
+		const char *cpu = state_cpu_driver(s, av[i].ours->name);
+
 		o = jo_obj(a, NULL);
 		jo_str(o, "name", av[i].ours->name);
 		jo_str(o, "driver", av[i].ours->driver);
@@ -520,7 +521,6 @@ static void json_status(const struct state *s)
 		jo_bool(o, "selected", av[i].winner == av[i].ours);
 		json_calg(o, "lookup", av[i].winner);
 		json_calg(o, "best_other", av[i].best_other);
-		cpu = state_cpu_driver(s, av[i].ours->name);
 		if (cpu)
 			jo_str(o, "cpu_driver", cpu);
 		else
