@@ -569,7 +569,9 @@ static int full_queue(struct kfix *f, struct kring_tfm *t, const uint8_t *key,
 /*
  * A full queue: MAY_BACKLOG requests get -EBUSY, then -EINPROGRESS when
  * admitted, then their result; a request without the flag is run at once
- * on the CPU, synchronously, never calling back (fallback_no_backlog).
+ * on the CPU, synchronously, never calling back (fallback_no_backlog for
+ * one that may sleep, fallback_full for one that may not, which takes the
+ * ring instead once the queue has room).
  */
 TEST(kring_full_queue_backlogs_or_runs_on_cpu)
 {
@@ -590,13 +592,22 @@ TEST(kring_full_queue_backlogs_or_runs_on_cpu)
 	CHECK_EQ(full_queue(&f, t, key, k), 0);
 	CHECK_EQ(kstat("backlogged") - bl0, FQ_N - 16);
 
-	/* No backlog flag: the CPU, now, while the queue is full. */
-	CHECK_EQ(kreq_prep(x, t, key, 16, 300, 0), 0);
+	/*
+	 * No backlog flag: the CPU, now, while the queue is full, for a
+	 * caller that may sleep (AF_ALG's AEAD AIO) and one that may not
+	 * (IPsec), which alone would have taken the ring had it had room.
+	 */
+	CHECK_EQ(kreq_prep(x, t, key, 16, 300, KRING_MAY_SLEEP), 0);
 	CHECK_EQ(kring_submit(x->req), 0);
 	CHECK_MEM(x->out, x->ref, x->len);
 	CHECK_MEM(x->iv, x->next_iv, 16);
 	CHECK_EQ(kstat("fallback_no_backlog") - nb0, 1);
-	CHECK_EQ(kstat("fallback_requests") - fb0, 1);
+	kring_req_free(x->req);
+	CHECK_EQ(kreq_prep(x, t, key, 16, 310, 0), 0);
+	CHECK_EQ(kring_submit(x->req), 0);
+	CHECK_MEM(x->out, x->ref, x->len);
+	CHECK_EQ(kstat("fallback_full") - full0, 1);
+	CHECK_EQ(kstat("fallback_requests") - fb0, 2);
 
 	gate_open();
 	CHECK_EQ(wait_until(kreqs_final, &all), 0);
@@ -606,21 +617,32 @@ TEST(kring_full_queue_backlogs_or_runs_on_cpu)
 	for (i = 0; i < FQ_N; i++)
 		CHECK(kreq_right(&k[i], i >= 16));
 	CHECK_EQ(__atomic_load_n(&x->nr_events, __ATOMIC_ACQUIRE), 0);
-	/* Also when the queue has room, a request without the flag. */
+	/*
+	 * With room: the caller that may sleep still gets its answer at
+	 * once; the one that may not takes the ring, -EINPROGRESS and one
+	 * callback, never -EBUSY.
+	 */
 	kring_req_free(x->req);
-	CHECK_EQ(kreq_prep(x, t, key, 16, 333, 0), 0);
+	CHECK_EQ(kreq_prep(x, t, key, 16, 333, KRING_MAY_SLEEP), 0);
 	CHECK_EQ(kring_submit(x->req), 0);
 	CHECK_MEM(x->out, x->ref, x->len);
 	CHECK_EQ(__atomic_load_n(&x->nr_events, __ATOMIC_ACQUIRE), 0);
+	kring_req_free(x->req);
+	CHECK_EQ(kreq_prep(x, t, key, 16, 347, 0), 0);
+	CHECK_EQ(kring_submit(x->req), -EINPROGRESS);
+	all.k = x;
+	all.n = 1;
+	CHECK_EQ(wait_until(kreqs_final, &all), 0);
+	CHECK(kreq_right(x, 0));
 	kfix_stop(&f);
 	kring_tfm_free(t);
 	for (i = 0; i <= FQ_N; i++)
 		kring_req_free(k[i].req);
-	CHECK_EQ(kstat("ring_requests") - ring0, FQ_N);
+	CHECK_EQ(kstat("ring_requests") - ring0, FQ_N + 1);
 	CHECK_EQ(kstat("backlogged") - bl0, FQ_N - 16);
 	CHECK_EQ(kstat("fallback_no_backlog") - nb0, 2);
-	CHECK_EQ(kstat("fallback_requests") - fb0, 2);
-	CHECK_EQ(kstat("fallback_full") - full0, 0);
+	CHECK_EQ(kstat("fallback_full") - full0, 1);
+	CHECK_EQ(kstat("fallback_requests") - fb0, 3);
 	CHECK_EQ(kstat("recomputed") - rec0, 0);
 }
 
