@@ -14,7 +14,8 @@
 #                     (qemu-system-aarch64); part of check
 #   make check-arm64-64k  the same subset on a 64K-page arm64 kernel built
 #                     from linux-source-6.12 (once, cached: 10-25 min)
-#   make kunit        KUnit suites on UML, plain and KASAN
+#   make kunit        KUnit suites on UML under KASAN (scripts/kunit: also
+#                     a plain build)
 #   make check-gpu    GPU correctness suite (needs an NVIDIA GPU)
 #   make gpu-bins     what a GPU machine runs: the GPU checks and
 #                     gpu-aes-bench (bench/), in helper/build/
@@ -76,8 +77,10 @@ check-arm64:
 check-arm64-64k:
 	scripts/vm-test --arch arm64 --kernel 64k
 
+# KASAN's kernel has every option of the plain one and runs the same
+# cases; `scripts/kunit` alone runs both.
 kunit:
-	scripts/kunit
+	scripts/kunit kasan
 
 check-gpu:
 	$(MAKE) -C helper check-gpu
