@@ -29,11 +29,11 @@
 #   make uninstall    undo make install
 #   make check-install  install/uninstall into a scratch DESTDIR, checked
 #   make check-systemd  the installed unit and udev rule under systemd in a
-#                     Debian 12 VM on the 6.1 and 6.12 kernels
+#                     Debian 12 VM on the 6.1 kernel
 #   make deb          the Debian packages gpu-aes-dkms and gpu-aes, in
 #                     out/deb/ (scripts/make-deb; CUDA=0: no cuda backend)
 #   make check-deb    build them (lintian clean), then apt install, upgrade
-#                     and purge them in the systemd VM (scripts/vm-deb)
+#                     and purge them in the systemd VM on 6.12 (scripts/vm-deb)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 # Jobs for the builds that check-unit runs before its tests.
@@ -100,9 +100,13 @@ demo:
 check-install:
 	scripts/check-install
 
+# On 6.1, Debian 12's own kernel; check-deb boots 6.12 under systemd with
+# the same unit, udev rule and DKMS tree, and unloads and reloads the
+# module there.  What this guest checks beyond that (the metrics service's
+# sandbox, kill -9, gpu-aesctl under the unit) is systemd's and ours, not
+# the kernel's.  scripts/vm-systemd 6.12 runs it on 6.12.
 check-systemd:
 	scripts/vm-systemd 6.1
-	scripts/vm-systemd 6.12
 
 deb:
 	scripts/make-deb
