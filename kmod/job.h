@@ -17,7 +17,6 @@
 #include <linux/types.h>
 
 #include "gpu_aes.h"
-#include "stats.h"
 
 struct gpu_aes_job;
 struct gpu_aes_tfm_key;
@@ -94,12 +93,6 @@ const struct gpu_aes_alg_desc *gpu_aes_alg_desc(unsigned int alg);
 
 /* The algorithms the module serves: GPU_AES_ALG_BIT() of each row. */
 u32 gpu_aes_alg_set(void);
-
-/* The per-algorithm ring request counter of @d. */
-static inline enum gpu_aes_stat gpu_aes_alg_ring_stat(const struct gpu_aes_alg_desc *d)
-{
-	return GPU_AES_STAT_RING_ALG + gpu_aes_alg_row(d);
-}
 
 /**
  * struct gpu_aes_job_ops - what differs between skcipher and AEAD requests.
