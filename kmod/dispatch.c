@@ -783,12 +783,14 @@ ssize_t gpu_aes_dispatch_cpu_drivers_show(char *buf)
 	unsigned int a;
 
 	spin_lock_irqsave(&gpu_aes_cpu_driver_lock, flags);
-	for (a = 0; a < GPU_AES_NR_ALGS; a++)
-		if (gpu_aes_alg_descs[a])
-			len += sysfs_emit_at(buf, len, "%s %s\n",
-					     gpu_aes_alg_descs[a]->name,
+	for (a = 0; a < GPU_AES_NR_ALGS; a++) {
+		const struct gpu_aes_alg_desc *d = gpu_aes_alg_desc(a + 1);
+
+		if (d)
+			len += sysfs_emit_at(buf, len, "%s %s\n", d->name,
 					     gpu_aes_cpu_driver[a][0] ?
 					     gpu_aes_cpu_driver[a] : "-");
+	}
 	spin_unlock_irqrestore(&gpu_aes_cpu_driver_lock, flags);
 	return len;
 }
@@ -842,7 +844,7 @@ ssize_t gpu_aes_dispatch_show(char *buf)
 	len = sysfs_emit(buf, "alg bytes cpu_ns_per_kib ring_ns_per_kib %s\n",
 			 "ring_lone_us auto auto_lone dir");
 	for (op = 0; op < GPU_AES_NR_OPS; op++) {
-		d = gpu_aes_alg_descs[op / 2];
+		d = gpu_aes_alg_desc(op / 2 + 1);
 		for (c = 0; d && c < GPU_AES_NR_CLASSES; c++) {
 			struct gpu_aes_mean cm = {}, sm = {};
 			struct gpu_aes_dispatch_in in = {

@@ -32,9 +32,9 @@
  *    queue more slowly than this CPU computes the request's class: the
  *    CPU runs it, so the consumer gets the ring's throughput and the
  *    CPU's both, and never less than the CPU driver's alone (the load
- *    rule too: where the GPU is the slower path for a class, as for CBC
- *    encryption against a CPU with AES instructions, work goes to the
- *    path that keeps up).  Where the ring drains a queue faster than its
+ *    rule too: where the GPU is the slower path for a class, as for a
+ *    chained mode's encryption against a CPU with AES instructions, work
+ *    goes to the path that keeps up).  Where the ring drains a queue faster than its
  *    CPU would, a request waits for it instead: more CPU would buy less
  *    than it costs.
  * A decision now and then goes the other way, so neither estimate goes
@@ -60,8 +60,8 @@ struct gpu_aes_ring_observer;
 
 /*
  * Estimates are kept per algorithm and direction: the two can cost
- * opposite things (CBC encryption is one chain per request, decryption
- * runs every block at once, on the CPU and on the GPU alike).
+ * opposite things (a chained mode's encryption is one chain per request,
+ * its decryption runs every block at once, on the CPU and the GPU alike).
  */
 #define GPU_AES_NR_OPS		(2 * GPU_AES_NR_ALGS)
 

@@ -89,6 +89,7 @@ static int __init gpu_aes_init(void)
 {
 	int ret;
 
+	gpu_aes_alg_init();
 	ret = gpu_aes_ring_init(&gpu_aes_ring, &gpu_aes_dispatch_observer);
 	if (ret)
 		return ret;

@@ -431,13 +431,14 @@ void gpu_aes_queue_stall(struct gpu_aes_queue *q)
 }
 
 /*
- * EBADMSG is a verdict only a GCM decryption can have; from anything else
- * it is garbage, judged by the tag's own alg and dir, not the helper's.
+ * EBADMSG is a verdict only an AEAD's decryption can have; from anything
+ * else it is garbage, judged by the tag's own alg and dir, not the
+ * helper's.
  */
 static bool gpu_aes_status_valid(const struct gpu_aes_tag *t, s32 status)
 {
 	if (status == GPU_AES_STATUS_EBADMSG)
-		return t->alg == GPU_AES_ALG_GCM &&
+		return gpu_aes_alg_aead(t->alg) &&
 		       t->dir == GPU_AES_DIR_DECRYPT;
 	return status == GPU_AES_STATUS_OK || status == GPU_AES_STATUS_EIO ||
 	       status == GPU_AES_STATUS_EINVAL;

@@ -208,8 +208,8 @@ int gpu_aes_skcipher_register(void)
 	int ret;
 
 	for (i = 0; i < GPU_AES_NR_ALGS; i++) {
-		d = gpu_aes_alg_descs[i];
-		if (!d || d->aead)
+		d = gpu_aes_alg_row_desc(i);
+		if (d->aead)
 			continue;
 		gpu_aes_skcipher_fill(&gpu_aes_skciphers[gpu_aes_nr_skciphers], d);
 		ret = crypto_register_skcipher(&gpu_aes_skciphers[gpu_aes_nr_skciphers].alg);
