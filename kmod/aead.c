@@ -15,6 +15,8 @@
  * decryption whose tag does not match completes with -EBADMSG and copies
  * nothing, so no unauthenticated plaintext reaches the caller.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <crypto/aes.h>
 #include <crypto/gcm.h>
 #include <crypto/internal/aead.h>
@@ -199,6 +201,15 @@ int gpu_aes_aead_register(void)
 		d = gpu_aes_alg_row_desc(i);
 		if (!d->aead)
 			continue;
+		/* crypto_has_aead(), which 6.1 lacks */
+		if (!crypto_has_alg(d->cra_name, CRYPTO_ALG_TYPE_AEAD,
+				    CRYPTO_ALG_TYPE_MASK |
+				    CRYPTO_ALG_NEED_FALLBACK)) {
+			pr_info("%s: this kernel has no %s to fall back on; not registered\n",
+				d->driver, d->cra_name);
+			gpu_aes_alg_mark_absent(d);
+			continue;
+		}
 		gpu_aes_aead_fill(&gpu_aes_aeads[gpu_aes_nr_aeads], d);
 		ret = crypto_register_aead(&gpu_aes_aeads[gpu_aes_nr_aeads].alg);
 		if (ret)
