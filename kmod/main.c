@@ -14,6 +14,7 @@
 
 #include "aead.h"
 #include "chardev.h"
+#include "cost.h"
 #include "dispatch.h"
 #include "keys.h"
 #include "params.h"

@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 
+#include "cost.h"
 #include "dispatch.h"
 #include "job.h"
 #include "keys.h"

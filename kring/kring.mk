@@ -17,7 +17,7 @@ KRING_BUILD := $(BUILD)/kring
 KRING_LIB := $(KRING_BUILD)/libkring.a
 KRING_STUB_DIR := $(KRING_BUILD)/stubs
 
-KRING_KMOD := ring queue backlog replay keys job alg stats dispatch
+KRING_KMOD := ring queue backlog replay keys job alg stats dispatch policy cost estimates
 KRING_STUBS := asm/barrier.h linux/atomic.h linux/bitmap.h linux/bitops.h \
 	linux/bottom_half.h linux/cache.h linux/cpumask.h linux/crypto.h \
 	linux/jiffies.h linux/kernel.h linux/list.h linux/lockdep.h \
