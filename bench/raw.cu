@@ -258,7 +258,7 @@ struct raw_op {
 };
 
 const raw_op raw_ops[] = {
-	{ GPU_AES_KOP_CTR, "ctr", 7, 0, false },
+	{ GPU_AES_KOP_CTR_ENC, "ctr", 7, 0, false },
 	{ GPU_AES_KOP_ECB_ENC, "ecb-enc", 7, 0, false },
 	{ GPU_AES_KOP_ECB_DEC, "ecb-dec", 7, 0, false },
 	/* no AES-192-XTS, -GCM or -CBC figure asked for */
@@ -276,7 +276,7 @@ const raw_op raw_ops[] = {
 uint8_t encrypt_op(unsigned int alg)
 {
 	return alg == GPU_AES_ALG_XTS ? GPU_AES_KOP_XTS_ENC :
-	       alg == GPU_AES_ALG_GCM ? GPU_AES_KOP_GCM_ENC : GPU_AES_KOP_CTR;
+	       alg == GPU_AES_ALG_GCM ? GPU_AES_KOP_GCM_ENC : GPU_AES_KOP_CTR_ENC;
 }
 
 } /* namespace */
@@ -327,7 +327,7 @@ extern "C" int bench_raw(const struct bench_opts *o)
 	memset(&sg, 0, sizeof(sg));
 	sg.key = 0;
 	sg.rounds = 10;
-	sg.op = GPU_AES_KOP_CTR;
+	sg.op = GPU_AES_KOP_CTR_ENC;
 	sg.ctr_hi = 0x0123456789abcdefULL;
 	sg.ctr_lo = 0xfffffffffff00000ULL;
 	for (int i = 0; i < 4; i++)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * aead.c - gcm-aes-gpu: gcm(aes) through the ring, with the same routing
- * and fallback rules as the skciphers (skcipher.c), weighed on text plus
- * associated data.
+ * aead.c - the AEAD rows of the mode table (gcm-aes-gpu): through the
+ * ring, with the same routing and fallback rules as the skciphers
+ * (skcipher.c), weighed on text plus associated data.  An AEAD of the
+ * table is GCM's shape: a 96-bit IV, a tag of crypto_gcm_check_authsize()'s
+ * lengths.
  *
  * The request's scatterlists hold the associated data, then the text, then
  * (decryption) the received tag; cryptlen counts the tag when decrypting.
@@ -13,6 +15,8 @@
  * decryption whose tag does not match completes with -EBADMSG and copies
  * nothing, so no unauthenticated plaintext reaches the caller.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <crypto/aes.h>
 #include <crypto/gcm.h>
 #include <crypto/internal/aead.h>
@@ -27,9 +31,6 @@
 #include "ring.h"
 #include "skcipher.h"
 #include "stats.h"
-
-/* gcm(aes)'s descriptor (alg.c), the one AEAD this file serves. */
-static const struct gpu_aes_alg_desc *gpu_aes_gcm_desc;
 
 static struct gpu_aes_aead_req_ctx *gpu_aes_aead_job_rctx(struct gpu_aes_job *job)
 {
@@ -81,7 +82,7 @@ static int gpu_aes_aead_crypt(struct aead_request *req, u8 dir)
 		len -= authsize;
 	}
 	rctx->req = req;
-	gpu_aes_job_init(job, &gpu_aes_aead_job_ops, gpu_aes_gcm_desc,
+	gpu_aes_job_init(job, &gpu_aes_aead_job_ops, ctx->desc,
 			 &ctx->key, req->src, req->dst, req->iv, len,
 			 req->base.flags, dir);
 	job->aad_len = req->assoclen;
@@ -111,7 +112,7 @@ static int gpu_aes_aead_setkey(struct crypto_aead *tfm, const u8 *key,
 	ret = crypto_aead_setkey(ctx->fallback, key, len);
 	if (ret)
 		return ret;
-	return gpu_aes_key_set(&gpu_aes_ring, &ctx->key, GPU_AES_ALG_GCM, key,
+	return gpu_aes_key_set(&gpu_aes_ring, &ctx->key, ctx->desc->alg, key,
 			       len);
 }
 
@@ -127,6 +128,12 @@ static int gpu_aes_aead_setauthsize(struct crypto_aead *tfm,
 	return crypto_aead_setauthsize(ctx->fallback, authsize);
 }
 
+/* A registered AEAD and the descriptor of its algorithm. */
+struct gpu_aes_aead {
+	struct aead_alg alg;
+	const struct gpu_aes_alg_desc *desc;
+};
+
 static int gpu_aes_aead_init_tfm(struct crypto_aead *tfm)
 {
 	struct gpu_aes_aead_ctx *ctx = crypto_aead_ctx(tfm);
@@ -137,7 +144,9 @@ static int gpu_aes_aead_init_tfm(struct crypto_aead *tfm)
 	if (IS_ERR(fb))
 		return PTR_ERR(fb);
 	ctx->fallback = fb;
-	gpu_aes_dispatch_note_cpu_driver(gpu_aes_gcm_desc,
+	ctx->desc = container_of(crypto_aead_alg(tfm), struct gpu_aes_aead,
+				 alg)->desc;
+	gpu_aes_dispatch_note_cpu_driver(ctx->desc,
 					 crypto_tfm_alg_driver_name(crypto_aead_tfm(fb)));
 	gpu_aes_key_init(&ctx->key);
 	crypto_aead_set_reqsize(tfm, sizeof(struct gpu_aes_aead_req_ctx) +
@@ -153,40 +162,68 @@ static void gpu_aes_aead_exit_tfm(struct crypto_aead *tfm)
 	crypto_free_aead(ctx->fallback);
 }
 
-static struct aead_alg gpu_aes_gcm_alg = {
-	.base = {
-		/* Names and priority from the descriptor, at registration. */
-		.cra_flags = GPU_AES_CRA_FLAGS,
-		.cra_blocksize = 1,
-		.cra_ctxsize = sizeof(struct gpu_aes_aead_ctx),
-		.cra_module = THIS_MODULE,
-	},
-	.ivsize = GCM_AES_IV_SIZE,
-	.maxauthsize = AES_BLOCK_SIZE,
-	.chunksize = AES_BLOCK_SIZE,
-	.setkey = gpu_aes_aead_setkey,
-	.setauthsize = gpu_aes_aead_setauthsize,
-	.encrypt = gpu_aes_aead_encrypt,
-	.decrypt = gpu_aes_aead_decrypt,
-	.init = gpu_aes_aead_init_tfm,
-	.exit = gpu_aes_aead_exit_tfm,
-};
+/* One per AEAD descriptor (alg.c), filled in at registration. */
+static struct gpu_aes_aead gpu_aes_aeads[GPU_AES_NR_ALGS];
+static unsigned int gpu_aes_nr_aeads;
+
+static void gpu_aes_aead_fill(struct gpu_aes_aead *a,
+			      const struct gpu_aes_alg_desc *d)
+{
+	struct aead_alg *alg = &a->alg;
+
+	memset(a, 0, sizeof(*a));
+	a->desc = d;
+	strscpy(alg->base.cra_name, d->cra_name, CRYPTO_MAX_ALG_NAME);
+	strscpy(alg->base.cra_driver_name, d->driver, CRYPTO_MAX_ALG_NAME);
+	alg->base.cra_priority = gpu_aes_priority + d->priority_above;
+	alg->base.cra_flags = GPU_AES_CRA_FLAGS;
+	alg->base.cra_blocksize = d->blocksize;
+	alg->base.cra_ctxsize = sizeof(struct gpu_aes_aead_ctx);
+	alg->base.cra_module = THIS_MODULE;
+	alg->ivsize = d->iv_bytes;
+	alg->maxauthsize = AES_BLOCK_SIZE;
+	alg->chunksize = AES_BLOCK_SIZE;
+	alg->setkey = gpu_aes_aead_setkey;
+	alg->setauthsize = gpu_aes_aead_setauthsize;
+	alg->encrypt = gpu_aes_aead_encrypt;
+	alg->decrypt = gpu_aes_aead_decrypt;
+	alg->init = gpu_aes_aead_init_tfm;
+	alg->exit = gpu_aes_aead_exit_tfm;
+}
 
 int gpu_aes_aead_register(void)
 {
-	const struct gpu_aes_alg_desc *d = gpu_aes_alg_desc(GPU_AES_ALG_GCM);
+	const struct gpu_aes_alg_desc *d;
+	unsigned int i;
+	int ret;
 
-	gpu_aes_gcm_desc = d;
-	strscpy(gpu_aes_gcm_alg.base.cra_name, d->cra_name,
-		CRYPTO_MAX_ALG_NAME);
-	strscpy(gpu_aes_gcm_alg.base.cra_driver_name, d->driver,
-		CRYPTO_MAX_ALG_NAME);
-	gpu_aes_gcm_alg.base.cra_priority = gpu_aes_priority +
-					    d->priority_above;
-	return crypto_register_aead(&gpu_aes_gcm_alg);
+	for (i = 0; i < GPU_AES_NR_ALGS; i++) {
+		d = gpu_aes_alg_row_desc(i);
+		if (!d->aead)
+			continue;
+		/* crypto_has_aead(), which 6.1 lacks */
+		if (!crypto_has_alg(d->cra_name, CRYPTO_ALG_TYPE_AEAD,
+				    CRYPTO_ALG_TYPE_MASK |
+				    CRYPTO_ALG_NEED_FALLBACK)) {
+			pr_info("%s: this kernel has no %s to fall back on; not registered\n",
+				d->driver, d->cra_name);
+			gpu_aes_alg_mark_absent(d);
+			continue;
+		}
+		gpu_aes_aead_fill(&gpu_aes_aeads[gpu_aes_nr_aeads], d);
+		ret = crypto_register_aead(&gpu_aes_aeads[gpu_aes_nr_aeads].alg);
+		if (ret)
+			goto err;
+		gpu_aes_nr_aeads++;
+	}
+	return 0;
+err:
+	gpu_aes_aead_unregister();
+	return ret;
 }
 
 void gpu_aes_aead_unregister(void)
 {
-	crypto_unregister_aead(&gpu_aes_gcm_alg);
+	while (gpu_aes_nr_aeads)
+		crypto_unregister_aead(&gpu_aes_aeads[--gpu_aes_nr_aeads].alg);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * aead.h - gcm-aes-gpu: contexts shared with the ring and the CPU fallback.
+ * aead.h - the AEADs (gcm-aes-gpu): contexts shared with the ring and the
+ * CPU fallback.
  */
 #ifndef GPU_AES_AEAD_H
 #define GPU_AES_AEAD_H
@@ -11,13 +12,15 @@
 #include "ring.h"
 
 /**
- * struct gpu_aes_aead_ctx - per-tfm context of gcm-aes-gpu.
- * @fallback: the CPU driver of gcm(aes) (skcipher.c), same key and
+ * struct gpu_aes_aead_ctx - per-tfm context.
+ * @fallback: the CPU driver of the same AEAD (skcipher.c), same key and
  *	authsize.
+ * @desc: the algorithm's descriptor (job.h).
  * @key: the key and its key table slot.
  */
 struct gpu_aes_aead_ctx {
 	struct crypto_aead *fallback;
+	const struct gpu_aes_alg_desc *desc;
 	struct gpu_aes_tfm_key key;
 };
 
@@ -35,14 +38,15 @@ struct gpu_aes_aead_req_ctx {
 };
 
 /**
- * gpu_aes_aead_register() - register gcm-aes-gpu.
+ * gpu_aes_aead_register() - register the AEAD rows of the mode table
+ * this kernel has a CPU driver for.
  *
  * Return: 0 or the crypto API's error.
  */
 int gpu_aes_aead_register(void);
 
 /**
- * gpu_aes_aead_unregister() - unregister gcm-aes-gpu.
+ * gpu_aes_aead_unregister() - unregister what gpu_aes_aead_register() did.
  */
 void gpu_aes_aead_unregister(void);
 

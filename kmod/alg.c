@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * alg.c - one descriptor per algorithm (job.h): everything that differs
- * between the modes, read by registration, the request path, counters,
- * routing and kring.  A mode is one row here, plus its rules in the ABI.
+ * alg.c - one descriptor per mode (job.h), made from the ABI's table of
+ * modes (uapi/gpu_aes.h, GPU_AES_MODES): everything that differs between
+ * the modes, read by registration, the request path, counters, routing
+ * and kring.  A mode this kernel has no CPU driver for is not registered
+ * (skcipher.c, aead.c mark it absent), and the module then serves, lists
+ * and counts only the others.
  *
  * The crypto API's aliases are the driver names only.  Aliasing
  * "ecb(aes)" and the like would deadlock the load: the self-test's
@@ -12,101 +15,65 @@
  */
 #include <crypto/aes.h>
 #include <crypto/algapi.h>
-#include <crypto/gcm.h>
 #include <linux/module.h>
 
 #include "job.h"
 
-static const struct gpu_aes_alg_desc gpu_aes_ecb_desc = {
-	.name = "ecb",
-	.cra_name = "ecb(aes)",
-	.driver = "ecb-aes-gpu",
-	.alg = GPU_AES_ALG_ECB,
-	.blocksize = AES_BLOCK_SIZE,
-	.key_parts = 1,
-	.out_iv = GPU_AES_OUT_IV_KEEP,
-};
-MODULE_ALIAS_CRYPTO("ecb-aes-gpu");
+static struct gpu_aes_alg_desc gpu_aes_alg_rows[GPU_AES_NR_ALGS];
 
-static const struct gpu_aes_alg_desc gpu_aes_ctr_desc = {
-	.name = "ctr",
-	.cra_name = "ctr(aes)",
-	.driver = "ctr-aes-gpu",
-	.alg = GPU_AES_ALG_CTR,
-	.iv_bytes = AES_BLOCK_SIZE,
-	.blocksize = 1,
-	.chunksize = AES_BLOCK_SIZE,
-	.key_parts = 1,
-	.out_iv = GPU_AES_OUT_IV_CTR,
-};
-MODULE_ALIAS_CRYPTO("ctr-aes-gpu");
+#define GPU_AES_ALIAS_(ID, VAL, NAME, ...) \
+	MODULE_ALIAS_CRYPTO(#NAME "-aes-gpu");
+GPU_AES_MODES(GPU_AES_ALIAS_)
 
-/* The IV is left as it was, like the xts template does. */
-static const struct gpu_aes_alg_desc gpu_aes_xts_desc = {
-	.name = "xts",
-	.cra_name = "xts(aes)",
-	.driver = "xts-aes-gpu",
-	.alg = GPU_AES_ALG_XTS,
-	.iv_bytes = AES_BLOCK_SIZE,
-	.blocksize = AES_BLOCK_SIZE,
-	.key_parts = 2,
-	.out_iv = GPU_AES_OUT_IV_KEEP,
-	.priority_above = 1,
-};
-MODULE_ALIAS_CRYPTO("xts-aes-gpu");
+/* Modes registration found no CPU driver for: GPU_AES_ALG_BIT() each. */
+static u32 gpu_aes_algs_absent;
 
-static const struct gpu_aes_alg_desc gpu_aes_gcm_desc = {
-	.name = "gcm",
-	.cra_name = "gcm(aes)",
-	.driver = "gcm-aes-gpu",
-	.alg = GPU_AES_ALG_GCM,
-	.iv_bytes = GCM_AES_IV_SIZE,
-	.blocksize = 1,
-	.key_parts = 1,
-	.out_iv = GPU_AES_OUT_IV_KEEP,
-	.priority_above = 1,
-	.aead = true,
-};
-MODULE_ALIAS_CRYPTO("gcm-aes-gpu");
-
-/*
- * Encryption is serial within a request (one GPU thread runs its chain),
- * decryption parallel per block; the output IV is the last ciphertext
- * block, taken before an in-place decryption overwrites it (job.c).
- */
-static const struct gpu_aes_alg_desc gpu_aes_cbc_desc = {
-	.name = "cbc",
-	.cra_name = "cbc(aes)",
-	.driver = "cbc-aes-gpu",
-	.alg = GPU_AES_ALG_CBC,
-	.iv_bytes = AES_BLOCK_SIZE,
-	.blocksize = AES_BLOCK_SIZE,
-	.key_parts = 1,
-	.out_iv = GPU_AES_OUT_IV_CHAIN,
-};
-MODULE_ALIAS_CRYPTO("cbc-aes-gpu");
-
-const struct gpu_aes_alg_desc *const gpu_aes_alg_descs[GPU_AES_NR_ALGS] = {
-	[GPU_AES_ALG_ECB - 1] = &gpu_aes_ecb_desc,
-	[GPU_AES_ALG_CTR - 1] = &gpu_aes_ctr_desc,
-	[GPU_AES_ALG_XTS - 1] = &gpu_aes_xts_desc,
-	[GPU_AES_ALG_GCM - 1] = &gpu_aes_gcm_desc,
-	[GPU_AES_ALG_CBC - 1] = &gpu_aes_cbc_desc,
-};
-
-u32 gpu_aes_alg_set(void)
+void gpu_aes_alg_init(void)
 {
-	u32 set = 0;
+	struct gpu_aes_alg_desc *d;
 	unsigned int i;
+	u8 alg;
 
-	for (i = 0; i < GPU_AES_NR_ALGS; i++)
-		if (gpu_aes_alg_descs[i])
-			set |= GPU_AES_ALG_BIT(gpu_aes_alg_descs[i]->alg);
-	return set;
+	for (i = 0; i < GPU_AES_NR_ALGS; i++) {
+		d = &gpu_aes_alg_rows[i];
+		alg = i + 1;
+		d->alg = alg;
+		d->name = gpu_aes_alg_name(alg);
+		snprintf(d->cra_name, sizeof(d->cra_name), "%s(aes)", d->name);
+		snprintf(d->driver, sizeof(d->driver), "%s-aes-gpu", d->name);
+		d->iv_bytes = gpu_aes_alg_iv_bytes(alg);
+		d->aead = gpu_aes_alg_aead(alg);
+		d->blocksize = gpu_aes_alg_kind(alg) == GPU_AES_KIND_BLOCK ?
+			       AES_BLOCK_SIZE : 1;
+		d->chunksize = gpu_aes_alg_kind(alg) == GPU_AES_KIND_STREAM ?
+			       AES_BLOCK_SIZE : 0;
+		d->key_parts = gpu_aes_alg_keys(alg);
+		d->out_iv = gpu_aes_alg_out_iv(alg);
+		d->priority_above = gpu_aes_alg_prio(alg);
+	}
+	gpu_aes_algs_absent = 0;
 }
 
 const struct gpu_aes_alg_desc *gpu_aes_alg_desc(unsigned int alg)
 {
-	return alg >= 1 && alg <= GPU_AES_NR_ALGS ? gpu_aes_alg_descs[alg - 1] :
-						    NULL;
+	if (alg < 1 || alg > GPU_AES_NR_ALGS ||
+	    (READ_ONCE(gpu_aes_algs_absent) & GPU_AES_ALG_BIT(alg)))
+		return NULL;
+	return &gpu_aes_alg_rows[alg - 1];
+}
+
+u32 gpu_aes_alg_set(void)
+{
+	return GPU_AES_ALGS_KNOWN & ~READ_ONCE(gpu_aes_algs_absent);
+}
+
+void gpu_aes_alg_mark_absent(const struct gpu_aes_alg_desc *d)
+{
+	WRITE_ONCE(gpu_aes_algs_absent,
+		   gpu_aes_algs_absent | GPU_AES_ALG_BIT(d->alg));
+}
+
+const struct gpu_aes_alg_desc *gpu_aes_alg_row_desc(unsigned int row)
+{
+	return row < GPU_AES_NR_ALGS ? &gpu_aes_alg_rows[row] : NULL;
 }

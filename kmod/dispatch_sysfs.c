@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/sysfs.h>
 
+#include "cost.h"
 #include "dispatch.h"
 
 static ssize_t estimates_show(struct device *dev, struct device_attribute *attr,

@@ -4,10 +4,9 @@
  * its request type's operations, and the job itself, embedded in the
  * skcipher and AEAD request contexts so nothing is allocated per request.
  *
- * Adding an algorithm: its enum value and rules in uapi/gpu_aes.h, a
- * descriptor in alg.c; registration, counters, routing, kring and the
- * status files read the descriptor (docs/design.md, "Adding an
- * algorithm").
+ * A mode is a row of the ABI's table (uapi/gpu_aes.h, GPU_AES_MODES);
+ * alg.c makes its descriptor, which registration, counters, routing,
+ * kring and the status files read (docs/design.md, "Adding a mode").
  */
 #ifndef GPU_AES_JOB_H
 #define GPU_AES_JOB_H
@@ -17,7 +16,6 @@
 #include <linux/types.h>
 
 #include "gpu_aes.h"
-#include "stats.h"
 
 struct gpu_aes_job;
 struct gpu_aes_tfm_key;
@@ -26,26 +24,14 @@ struct scatterlist;
 /* Rows of per-algorithm tables: one per enum gpu_aes_alg value. */
 #define GPU_AES_NR_ALGS	GPU_AES_ALG_MAX
 
-/**
- * enum gpu_aes_out_iv - what the request's IV holds once it completes
- * (the crypto API's contract: a caller chains requests through it).
- * @GPU_AES_OUT_IV_KEEP: as it was (ECB has none; XTS and GCM keep it).
- * @GPU_AES_OUT_IV_CTR: the counter after the last block, a partial block
- *	counting as one.
- * @GPU_AES_OUT_IV_CHAIN: the last ciphertext block (block chaining): the
- *	output's when encrypting, the input's when decrypting, taken before
- *	an in-place decryption overwrites it.
- */
-enum gpu_aes_out_iv {
-	GPU_AES_OUT_IV_KEEP,
-	GPU_AES_OUT_IV_CTR,
-	GPU_AES_OUT_IV_CHAIN,
-};
+/* Room for "NAME(aes)" and "NAME-aes-gpu" of every mode. */
+#define GPU_AES_ALG_NAME_MAX	24
 
 /**
  * struct gpu_aes_alg_desc - what differs between the algorithms; every
  * layer reads it (registration, length checks, copies, counters,
- * routing, kring, sysfs), so a mode is one row of alg.c.
+ * routing, kring, sysfs), made by alg.c from a row of the ABI's mode table
+ * (GPU_AES_MODES).
  * @name: short name, for sysfs and counters ("ecb", "ctr", ...).
  * @cra_name: what consumers ask the crypto API for ("ecb(aes)").
  * @driver: our driver's name ("ecb-aes-gpu").
@@ -55,7 +41,9 @@ enum gpu_aes_out_iv {
  * @blocksize: the crypto API's cra_blocksize: 16, or 1 for a stream mode.
  * @chunksize: the skcipher's chunksize (CTR: 16), 0 for its blocksize.
  * @key_parts: 1, or 2 for XTS's data and tweak keys (min/max keysize).
- * @out_iv: enum gpu_aes_out_iv.
+ * @out_iv: enum gpu_aes_out_iv (uapi/gpu_aes.h): what the request's IV
+ *	holds once it completes, the crypto API's contract for a caller
+ *	that chains requests through it.
  * @priority_above: how far above the priority parameter it registers:
  *	1 for xts and gcm, so no template built over our own ecb or ctr
  *	(which takes the inner driver's priority) ties them.
@@ -63,8 +51,8 @@ enum gpu_aes_out_iv {
  */
 struct gpu_aes_alg_desc {
 	const char *name;
-	const char *cra_name;
-	const char *driver;
+	char cra_name[GPU_AES_ALG_NAME_MAX];
+	char driver[GPU_AES_ALG_NAME_MAX];
 	u8 alg;
 	u8 iv_bytes;
 	u8 blocksize;
@@ -75,8 +63,28 @@ struct gpu_aes_alg_desc {
 	bool aead;
 };
 
-/* Every descriptor, by alg - 1; NULL where the module serves no mode. */
-extern const struct gpu_aes_alg_desc *const gpu_aes_alg_descs[GPU_AES_NR_ALGS];
+/*
+ * Makes every mode's descriptor from the ABI's table, all present: module
+ * init (and kring's), before anything reads them.
+ */
+void gpu_aes_alg_init(void);
+
+/**
+ * gpu_aes_alg_row_desc() - the descriptor of a row of the mode table,
+ * registered or not (registration walks them all).
+ * @row: 0 to GPU_AES_NR_ALGS - 1.
+ *
+ * Return: it, or NULL past the last row.
+ */
+const struct gpu_aes_alg_desc *gpu_aes_alg_row_desc(unsigned int row);
+
+/*
+ * A mode whose CPU driver this kernel lacks (a template that is gone, a
+ * mode older kernels never had): it is not registered, and from then on
+ * gpu_aes_alg_desc() and gpu_aes_alg_set() leave it out.  Registration
+ * only, before the helper's device exists.
+ */
+void gpu_aes_alg_mark_absent(const struct gpu_aes_alg_desc *d);
 
 /* The row of per-algorithm tables that @d takes. */
 static inline unsigned int gpu_aes_alg_row(const struct gpu_aes_alg_desc *d)
@@ -88,18 +96,13 @@ static inline unsigned int gpu_aes_alg_row(const struct gpu_aes_alg_desc *d)
  * gpu_aes_alg_desc() - the descriptor of an algorithm.
  * @alg: enum gpu_aes_alg.
  *
- * Return: it, or NULL if the module serves no such algorithm.
+ * Return: it, or NULL if the module serves no such algorithm (none in the
+ * table, or none this kernel has a CPU driver for).
  */
 const struct gpu_aes_alg_desc *gpu_aes_alg_desc(unsigned int alg);
 
-/* The algorithms the module serves: GPU_AES_ALG_BIT() of each row. */
+/* The algorithms the module serves: GPU_AES_ALG_BIT() of each. */
 u32 gpu_aes_alg_set(void);
-
-/* The per-algorithm ring request counter of @d. */
-static inline enum gpu_aes_stat gpu_aes_alg_ring_stat(const struct gpu_aes_alg_desc *d)
-{
-	return GPU_AES_STAT_RING_ALG + gpu_aes_alg_row(d);
-}
 
 /**
  * struct gpu_aes_job_ops - what differs between skcipher and AEAD requests.

@@ -22,7 +22,7 @@
 #include <linux/string.h>
 
 #include "keys.h"
-#include "ring.h"
+#include "ring_state.h"
 #include "stats.h"
 
 void gpu_aes_key_init(struct gpu_aes_tfm_key *k)

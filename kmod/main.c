@@ -14,6 +14,7 @@
 
 #include "aead.h"
 #include "chardev.h"
+#include "cost.h"
 #include "dispatch.h"
 #include "keys.h"
 #include "params.h"
@@ -89,25 +90,32 @@ static int __init gpu_aes_init(void)
 {
 	int ret;
 
+	gpu_aes_alg_init();
 	ret = gpu_aes_ring_init(&gpu_aes_ring, &gpu_aes_dispatch_observer);
 	if (ret)
 		return ret;
-	gpu_aes_stats_sysfs_init();
-	ret = gpu_aes_chardev_register();
-	if (ret)
-		goto err_ring;
+	/*
+	 * The algorithms first: registration finds which modes this kernel
+	 * has a CPU driver for, and the counters' names, the device's INFO
+	 * and the helper's SETUP list only those.  Until the device exists
+	 * their self-tests and first users run on the CPU driver.
+	 */
 	ret = gpu_aes_skcipher_register();
 	if (ret)
-		goto err_chardev;
+		goto err_ring;
 	ret = gpu_aes_aead_register();
 	if (ret)
 		goto err_skcipher;
+	gpu_aes_stats_sysfs_init();
+	ret = gpu_aes_chardev_register();
+	if (ret)
+		goto err_aead;
 	return 0;
 
+err_aead:
+	gpu_aes_aead_unregister();
 err_skcipher:
 	gpu_aes_skcipher_unregister();
-err_chardev:
-	gpu_aes_chardev_unregister();
 err_ring:
 	gpu_aes_ring_exit(&gpu_aes_ring);
 	return ret;
@@ -115,9 +123,9 @@ err_ring:
 
 static void __exit gpu_aes_exit(void)
 {
+	gpu_aes_chardev_unregister();
 	gpu_aes_aead_unregister();
 	gpu_aes_skcipher_unregister();
-	gpu_aes_chardev_unregister();
 	/*
 	 * An open /dev/gpu_aes holds a module reference, so only a region
 	 * attached in-kernel (KUnit) can still be here; a no-op otherwise.

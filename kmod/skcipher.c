@@ -21,6 +21,8 @@
  * so the fallback is never one of our drivers (nor anything else that
  * needs one).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <crypto/aes.h>
 #include <crypto/internal/skcipher.h>
 #include <crypto/xts.h>
@@ -208,9 +210,16 @@ int gpu_aes_skcipher_register(void)
 	int ret;
 
 	for (i = 0; i < GPU_AES_NR_ALGS; i++) {
-		d = gpu_aes_alg_descs[i];
-		if (!d || d->aead)
+		d = gpu_aes_alg_row_desc(i);
+		if (d->aead)
 			continue;
+		if (!crypto_has_skcipher(d->cra_name, 0,
+					 CRYPTO_ALG_NEED_FALLBACK)) {
+			pr_info("%s: this kernel has no %s to fall back on; not registered\n",
+				d->driver, d->cra_name);
+			gpu_aes_alg_mark_absent(d);
+			continue;
+		}
 		gpu_aes_skcipher_fill(&gpu_aes_skciphers[gpu_aes_nr_skciphers], d);
 		ret = crypto_register_skcipher(&gpu_aes_skciphers[gpu_aes_nr_skciphers].alg);
 		if (ret)

@@ -57,7 +57,7 @@ void gpu_aes_stats_init(void)
 	unsigned int i;
 
 	for (i = 0; i < GPU_AES_NR_ALGS; i++) {
-		d = gpu_aes_alg_descs[i];
+		d = gpu_aes_alg_desc(i + 1);
 		if (!d)
 			continue;
 		snprintf(gpu_aes_ring_alg_names[i],

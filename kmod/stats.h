@@ -11,6 +11,7 @@
 #include <linux/types.h>
 
 #include "gpu_aes.h"
+#include "job.h"
 
 /**
  * enum gpu_aes_stat - index of a counter in gpu_aes_stats[].
@@ -205,5 +206,11 @@ s64 gpu_aes_stat_read(enum gpu_aes_stat s);
  * @len: its length in bytes (GCM: text plus associated data).
  */
 void gpu_aes_stat_fallback(enum gpu_aes_fallback_reason why, u64 len);
+
+/* The per-algorithm ring request counter of @d. */
+static inline enum gpu_aes_stat gpu_aes_alg_ring_stat(const struct gpu_aes_alg_desc *d)
+{
+	return GPU_AES_STAT_RING_ALG + gpu_aes_alg_row(d);
+}
 
 #endif /* GPU_AES_STATS_H */

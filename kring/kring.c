@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 
+#include "cost.h"
 #include "dispatch.h"
 #include "job.h"
 #include "keys.h"
@@ -159,6 +160,7 @@ int kring_init(void)
 
 	if (err)
 		return err;
+	gpu_aes_alg_init();
 	gpu_aes_stats_init();
 	return gpu_aes_ring_init(&gpu_aes_ring, &gpu_aes_dispatch_observer);
 }

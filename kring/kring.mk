@@ -17,14 +17,15 @@ KRING_BUILD := $(BUILD)/kring
 KRING_LIB := $(KRING_BUILD)/libkring.a
 KRING_STUB_DIR := $(KRING_BUILD)/stubs
 
-KRING_KMOD := ring keys job alg stats dispatch
+KRING_KMOD := ring queue backlog replay keys job alg stats dispatch policy cost estimates
 KRING_STUBS := asm/barrier.h linux/atomic.h linux/bitmap.h linux/bitops.h \
 	linux/bottom_half.h linux/cache.h linux/cpumask.h linux/crypto.h \
 	linux/jiffies.h linux/kernel.h linux/list.h linux/lockdep.h \
 	linux/math64.h linux/mm.h linux/module.h linux/mutex.h linux/percpu.h \
 	linux/scatterlist.h linux/sched.h linux/slab.h linux/smp.h \
 	linux/spinlock.h \
-	linux/string.h linux/sysfs.h linux/wait.h linux/workqueue.h \
+	linux/string.h linux/sysfs.h linux/wait.h linux/wait_bit.h \
+	linux/workqueue.h \
 	linux/sizes.h linux/tick.h linux/timekeeping.h \
 	crypto/aes.h crypto/algapi.h crypto/gcm.h
 

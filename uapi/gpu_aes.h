@@ -76,16 +76,93 @@
 /* Request bytes start on this boundary in the data area (16-byte loads). */
 #define GPU_AES_DATA_ALIGN	64U
 
-enum gpu_aes_alg {
-	GPU_AES_ALG_ECB = 1,
-	GPU_AES_ALG_CTR = 2,
-	GPU_AES_ALG_XTS = 3,	/* IEEE 1619, ciphertext stealing */
-	GPU_AES_ALG_GCM = 4,	/* SP 800-38D, 96-bit IV */
-	GPU_AES_ALG_CBC = 5,	/* SP 800-38A CBC; iv: the IV */
+/*
+ * The modes, one row each, with what every layer needs to know of a mode
+ * (docs/design.md, "Adding a mode"): the kernel's algorithms and their
+ * rules, the helper's CPU and GPU paths, names, counters and the tests'
+ * loops are all made from these rows.  A layer defines X to take the
+ * columns it uses:
+ *
+ *   X(ID, VAL, NAME, KIND, IV, KEYS, LEN, OUT_IV, PRIO, AUX, EVP,
+ *     KOPF_ENC, KOPF_DEC)
+ *
+ * ID       the enum's name, GPU_AES_ALG_<ID>
+ * VAL      its value in the sqe: the ABI, never reused
+ * NAME     the short name: the crypto API's is NAME(aes), which is also
+ *          what the kernel falls back on (its CPU driver); the driver's
+ *          is NAME-aes-gpu
+ * KIND     BLOCK (cra_blocksize 16), STREAM (1, chunksize 16), AEAD (1,
+ *          an aead_alg: GCM's shape, a 96-bit IV and a tag)
+ * IV       bytes of the request's IV the sqe carries (0, 12 or 16)
+ * KEYS     AES keys in a key: 1, or 2 (a data key, then a tweak key)
+ * LEN      text lengths it takes: BLOCKS (whole blocks), MIN_BLOCK (a
+ *          block at least), ANY
+ * OUT_IV   what the request's IV holds once it completes: KEEP, CTR (the
+ *          counter after the last block, a partial one counting as one),
+ *          CHAIN (the last ciphertext block)
+ * PRIO     how far above the priority parameter it registers (1 where a
+ *          template over our own ecb or ctr could tie it)
+ * AUX      what the GPU kernel's segment aux starts as (helper/cuda):
+ *          NONE, TWEAK (the IV, for the host to encrypt with the tweak
+ *          key), J0 (IV || 1, for the host to encrypt), IV (the IV itself)
+ * EVP      OpenSSL's cipher, aes-<key bits>-EVP (helper/src/cpu_aes.c);
+ *          for a mode OpenSSL lacks, the one cpu_aes.c builds it from
+ * KOPF_*   the GPU kernel's op flags for each direction
+ *          (helper/cuda/aes_gpu.h, GPU_AES_KOPF_*)
+ */
+#define GPU_AES_MODES(X)						\
+	X(ECB, 1, ecb, BLOCK, 0, 1, BLOCKS, KEEP, 0, NONE, ecb,		\
+	  0, GPU_AES_KOPF_DEC_TABLES)					\
+	X(CTR, 2, ctr, STREAM, 16, 1, ANY, CTR, 0, NONE, ctr, 0, 0)	\
+	/* IEEE 1619, ciphertext stealing; the IV is left as it was */	\
+	X(XTS, 3, xts, BLOCK, 16, 2, MIN_BLOCK, KEEP, 1, TWEAK, xts,	\
+	  GPU_AES_KOPF_EXT | GPU_AES_KOPF_TWEAK,			\
+	  GPU_AES_KOPF_EXT | GPU_AES_KOPF_TWEAK | GPU_AES_KOPF_DEC_TABLES) \
+	/* SP 800-38D, 96-bit IV; CTR both ways: encryption tables */	\
+	X(GCM, 4, gcm, AEAD, 12, 1, ANY, KEEP, 1, J0, gcm,		\
+	  GPU_AES_KOPF_EXT | GPU_AES_KOPF_GHASH | GPU_AES_KOPF_LONG_CHUNKS, \
+	  GPU_AES_KOPF_EXT | GPU_AES_KOPF_GHASH | GPU_AES_KOPF_LONG_CHUNKS) \
+	/* SP 800-38A: encryption one chain a request, decryption not */ \
+	X(CBC, 5, cbc, BLOCK, 16, 1, BLOCKS, CHAIN, 0, IV, cbc,		\
+	  GPU_AES_KOPF_EXT | GPU_AES_KOPF_SERIAL | GPU_AES_KOPF_CHAIN,	\
+	  GPU_AES_KOPF_EXT | GPU_AES_KOPF_DEC_TABLES | GPU_AES_KOPF_CHAIN)
+
+/* KIND: what a mode's requests are (the table's column). */
+enum gpu_aes_kind {
+	GPU_AES_KIND_BLOCK = 1,
+	GPU_AES_KIND_STREAM = 2,
+	GPU_AES_KIND_AEAD = 3,
 };
 
-/* The largest enum gpu_aes_alg value: tables indexed by alg - 1. */
-#define GPU_AES_ALG_MAX		5
+/* OUT_IV: what a completed request's IV holds (the table's column). */
+enum gpu_aes_out_iv {
+	GPU_AES_OUT_IV_KEEP = 0,
+	GPU_AES_OUT_IV_CTR = 1,
+	GPU_AES_OUT_IV_CHAIN = 2,
+};
+
+/* AUX: what the GPU kernel's segment aux starts as (the table's column). */
+enum gpu_aes_aux {
+	GPU_AES_AUX_NONE = 0,
+	GPU_AES_AUX_TWEAK = 1,
+	GPU_AES_AUX_J0 = 2,
+	GPU_AES_AUX_IV = 3,
+};
+
+#define GPU_AES_ALG_ENUM_(ID, VAL, ...)	GPU_AES_ALG_##ID = VAL,
+enum gpu_aes_alg {
+	GPU_AES_MODES(GPU_AES_ALG_ENUM_)
+};
+
+#define GPU_AES_ALG_COUNT_(...)	+ 1
+/*
+ * The largest enum gpu_aes_alg value: tables indexed by alg - 1 (the
+ * values run from 1 with no gap, asserted below).  An enumerator, not a
+ * macro: a layer's X may use it.
+ */
+enum gpu_aes_alg_max {
+	GPU_AES_ALG_MAX = 0 GPU_AES_MODES(GPU_AES_ALG_COUNT_)
+};
 
 /* A set of algorithms: bit (1 << alg) for each enum gpu_aes_alg value. */
 #define GPU_AES_ALG_BIT(alg)	(1U << (alg))
@@ -199,12 +276,14 @@ struct gpu_aes_sqe {
 	__u16 key_slot;		/* index into the key table */
 	__u32 key_gen;		/* == key table entry's gen when posted */
 	__u64 data_off;
-	__u32 len;		/* bytes; ECB: multiple of 16; XTS: >= 16 */
-	__u32 aad_len;		/* GCM: associated data bytes; else 0 */
+	__u32 len;		/* bytes, as the mode's LEN column takes */
+	__u32 aad_len;		/* an AEAD's associated data bytes; else 0 */
 	/*
-	 * CTR: big-endian 128-bit counter.  XTS: the tweak before encryption
-	 * with the second key (plain64: little-endian sector number).
-	 * GCM: the 12-byte IV, then 4 zero bytes.  ECB: zero.
+	 * The request's IV as the crypto API gave it, its first IV bytes
+	 * (the mode's IV column), the rest zero: for ECB none; CTR's
+	 * big-endian 128-bit counter; XTS's tweak before encryption with the
+	 * second key (plain64: the little-endian sector number); GCM's
+	 * 12-byte IV; CBC's IV, the block before the first.
 	 */
 	__u8 iv[16];
 	__u8 auth_len;		/* GCM: tag bytes, 4, 8 or 12..16; else 0 */
@@ -395,6 +474,96 @@ static inline GPU_AES_RULE_ATTRS void gpu_aes_hdr_fill(struct gpu_aes_region_hdr
 	h->queue_data_size = g->queue_data_size;
 }
 
+/*
+ * A column of the mode table for one mode: each rule below is a chain of
+ * (alg == VAL ? column :), so kernel, helper and GPU code read the same
+ * rows, and an unknown alg gets the chain's last value.
+ */
+#define GPU_AES_LEN_BLOCKS(len)		((len) % 16 == 0)
+#define GPU_AES_LEN_MIN_BLOCK(len)	((len) >= 16)
+#define GPU_AES_LEN_ANY(len)		1
+#define GPU_AES_COL_LEN_(ID, VAL, NAME, KIND, IV, KEYS, LEN, ...)	\
+	alg == (VAL) ? GPU_AES_LEN_##LEN(len) :
+#define GPU_AES_COL_KEYS_(ID, VAL, NAME, KIND, IV, KEYS, ...)		\
+	alg == (VAL) ? (KEYS) :
+#define GPU_AES_COL_KIND_(ID, VAL, NAME, KIND, ...)			\
+	alg == (VAL) ? GPU_AES_KIND_##KIND :
+#define GPU_AES_COL_IV_(ID, VAL, NAME, KIND, IV, ...)			\
+	alg == (VAL) ? (IV) :
+#define GPU_AES_COL_OUT_IV_(ID, VAL, NAME, KIND, IV, KEYS, LEN, OUT_IV, ...) \
+	alg == (VAL) ? GPU_AES_OUT_IV_##OUT_IV :
+#define GPU_AES_COL_PRIO_(ID, VAL, NAME, KIND, IV, KEYS, LEN, OUT_IV, PRIO, \
+			  ...)						\
+	alg == (VAL) ? (PRIO) :
+#define GPU_AES_COL_AUX_(ID, VAL, NAME, KIND, IV, KEYS, LEN, OUT_IV, PRIO, \
+			 AUX, ...)					\
+	alg == (VAL) ? GPU_AES_AUX_##AUX :
+#define GPU_AES_COL_NAME_(ID, VAL, NAME, ...)				\
+	alg == (VAL) ? #NAME :
+#define GPU_AES_COL_EVP_(ID, VAL, NAME, KIND, IV, KEYS, LEN, OUT_IV, PRIO, \
+			 AUX, EVP, ...)					\
+	alg == (VAL) ? #EVP :
+
+/* Text lengths a mode takes (LEN); none for no mode. */
+static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_len_valid(__u8 alg, __u32 len)
+{
+	return GPU_AES_MODES(GPU_AES_COL_LEN_) 0;
+}
+
+/* AES keys in a mode's key: 1, or 2 (KEYS); 0 for no mode. */
+static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_keys(__u8 alg)
+{
+	return GPU_AES_MODES(GPU_AES_COL_KEYS_) 0;
+}
+
+/* enum gpu_aes_kind (KIND); 0 for no mode. */
+static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_kind(__u8 alg)
+{
+	return GPU_AES_MODES(GPU_AES_COL_KIND_) 0;
+}
+
+/* An AEAD: the sqe carries a tag and associated data. */
+static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_aead(__u8 alg)
+{
+	return gpu_aes_alg_kind(alg) == GPU_AES_KIND_AEAD;
+}
+
+/* Bytes of the request's IV the sqe carries (IV). */
+static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_iv_bytes(__u8 alg)
+{
+	return GPU_AES_MODES(GPU_AES_COL_IV_) 0;
+}
+
+/* enum gpu_aes_out_iv (OUT_IV). */
+static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_out_iv(__u8 alg)
+{
+	return GPU_AES_MODES(GPU_AES_COL_OUT_IV_) GPU_AES_OUT_IV_KEEP;
+}
+
+/* Registration priority above the module parameter's (PRIO). */
+static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_prio(__u8 alg)
+{
+	return GPU_AES_MODES(GPU_AES_COL_PRIO_) 0;
+}
+
+/* enum gpu_aes_aux (AUX). */
+static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_aux(__u8 alg)
+{
+	return GPU_AES_MODES(GPU_AES_COL_AUX_) GPU_AES_AUX_NONE;
+}
+
+/* A mode's short name (NAME), or "?" for none. */
+static inline const char *gpu_aes_alg_name(__u8 alg)
+{
+	return GPU_AES_MODES(GPU_AES_COL_NAME_) "?";
+}
+
+/* OpenSSL's mode name for it (EVP), or "" for no mode. */
+static inline const char *gpu_aes_alg_evp(__u8 alg)
+{
+	return GPU_AES_MODES(GPU_AES_COL_EVP_) "";
+}
+
 /* A key length crypto_aes_expand_key() takes. */
 static inline GPU_AES_RULE_ATTRS int gpu_aes_key_len_valid(__u32 len)
 {
@@ -410,13 +579,13 @@ static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_key_split(__u8 alg, __u32 len,
 							   __u32 *key_len,
 							   __u32 *tweak_len)
 {
-	__u32 one = alg == GPU_AES_ALG_XTS ? len / 2 : len;
+	int keys = gpu_aes_alg_keys(alg);
+	__u32 each = keys == 2 ? len / 2 : len;
 
-	if (!gpu_aes_key_len_valid(one) ||
-	    (alg == GPU_AES_ALG_XTS && len != 2 * one))
+	if (!keys || !gpu_aes_key_len_valid(each) || len != keys * each)
 		return 0;
-	*key_len = one;
-	*tweak_len = alg == GPU_AES_ALG_XTS ? one : 0;
+	*key_len = each;
+	*tweak_len = keys == 2 ? each : 0;
 	return 1;
 }
 
@@ -426,27 +595,7 @@ static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_key_valid(__u8 alg,
 							   __u32 tweak_len)
 {
 	return gpu_aes_key_len_valid(key_len) &&
-	       tweak_len == (alg == GPU_AES_ALG_XTS ? key_len : 0);
-}
-
-/*
- * Text lengths a mode takes: ECB and CBC whole blocks, XTS one block at
- * least (ciphertext stealing needs one to steal from), CTR and GCM any.
- */
-static inline GPU_AES_RULE_ATTRS int gpu_aes_alg_len_valid(__u8 alg, __u32 len)
-{
-	switch (alg) {
-	case GPU_AES_ALG_ECB:
-	case GPU_AES_ALG_CBC:
-		return len % 16 == 0;
-	case GPU_AES_ALG_XTS:
-		return len >= 16;
-	case GPU_AES_ALG_CTR:
-	case GPU_AES_ALG_GCM:
-		return 1;
-	default:
-		return 0;
-	}
+	       tweak_len == (gpu_aes_alg_keys(alg) == 2 ? key_len : 0);
 }
 
 /* A tag length crypto_gcm_check_authsize() takes. */
@@ -469,7 +618,7 @@ static inline GPU_AES_RULE_ATTRS __u64 gpu_aes_gcm_aad_off(__u64 data_off, __u32
 /* Bytes of the data area an entry uses, from data_off. */
 static inline GPU_AES_RULE_ATTRS __u64 gpu_aes_sqe_span(__u8 alg, __u32 len, __u32 aad_len)
 {
-	if (alg == GPU_AES_ALG_GCM)
+	if (gpu_aes_alg_aead(alg))
 		return gpu_aes_gcm_aad_off(0, len) + aad_len;
 	return len;
 }
@@ -483,7 +632,7 @@ static inline GPU_AES_RULE_ATTRS int gpu_aes_sqe_alg_fields_valid(const struct g
 {
 	if (!gpu_aes_alg_len_valid(s->alg, s->len))
 		return 0;
-	if (s->alg == GPU_AES_ALG_GCM)
+	if (gpu_aes_alg_aead(s->alg))
 		/* A 96-bit IV only: J0 = IV || 0^31 || 1. */
 		return gpu_aes_gcm_auth_len_valid(s->auth_len) &&
 		       !s->iv[12] && !s->iv[13] && !s->iv[14] && !s->iv[15];
@@ -501,6 +650,10 @@ static inline GPU_AES_RULE_ATTRS int gpu_aes_sqe_alg_fields_valid(const struct g
 #endif
 #endif
 
+#define GPU_AES_ALG_CHECK_(ID, VAL, ...)				\
+	GPU_AES_ASSERT((VAL) >= 1 && (VAL) <= GPU_AES_ALG_MAX,		\
+		       "modes numbered from 1 with no gap");
+GPU_AES_MODES(GPU_AES_ALG_CHECK_)
 GPU_AES_ASSERT(sizeof(struct gpu_aes_region_hdr) == GPU_AES_HDR_SIZE, "hdr size");
 GPU_AES_ASSERT(sizeof(struct gpu_aes_queue_hdr) == 4 * GPU_AES_CACHELINE,
 	       "queue hdr size");

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../../uapi/gpu_aes.h"
+
 /* Exit statuses (docs/gpu-aesctl.8). */
 enum {
 	CTL_OK = 0,
@@ -221,8 +223,11 @@ int counter_split(const char *name, const char *prefix, const char *suffix,
 int counter_parts(const struct kvlist *l, const char *prefix,
 		  const char *suffix, const char *const *known, int nknown,
 		  const char *const *skip, char out[][64], int max);
-/* ecb ctr xts gcm; the fallback reasons; fallback_requests/_bytes, NULL. */
-extern const char *const algs_known[4];
+/*
+ * The modes' short names (the ABI's table: "ecb", "ctr", ...); the
+ * fallback reasons; fallback_requests/_bytes, NULL.
+ */
+extern const char *const algs_known[GPU_AES_ALG_MAX];
 extern const char *const reasons_known[8];
 extern const char *const fallback_totals[3];
 /* The dispatch policy's reasons (fallback_policy_X, policy_ring_X). */

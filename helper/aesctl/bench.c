@@ -48,7 +48,8 @@ static void usage(FILE *f)
 "  -t, --time SECONDS  per driver and size (default 0.5, 0.01 to 60)\n"
 "  -s, --sizes LIST    request bytes, multiples of 16 up to %d\n"
 "                      (default 4096,16384,65536)\n"
-"  -a, --algs LIST     ecb, ctr, xts, gcm (default all four)\n"
+"  -a, --algs LIST     modes by short name or crypto API name (ecb,\n"
+"                      ctr(aes), ...; default every one the module has)\n"
 "  -j, --json          the results as JSON\n"
 "\n%s\n", MAX_SIZE, bench_note);
 }

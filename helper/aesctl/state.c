@@ -560,7 +560,10 @@ int counter_parts(const struct kvlist *l, const char *prefix,
 	return n;
 }
 
-const char *const algs_known[] = { "ecb", "ctr", "xts", "gcm" };
+#define AESCTL_ALG_NAME_(ID, VAL, NAME, ...)	[(VAL) - 1] = #NAME,
+const char *const algs_known[GPU_AES_ALG_MAX] = {
+	GPU_AES_MODES(AESCTL_ALG_NAME_)
+};
 /* The order of the module's routing (kmod/README.md). */
 const char *const reasons_known[] = {
 	"no_helper", "small", "large", "no_backlog", "policy", "stalled",

@@ -349,8 +349,8 @@ static void text_counters(const struct state *s)
 	       t.cpu_req, t.ring_req + t.cpu_req);
 	printf("  bytes                %15lld %15lld %15lld\n", t.ring_bytes,
 	       t.cpu_bytes, t.ring_bytes + t.cpu_bytes);
-	n = counter_parts(&s->stats, "ring_", "_requests", algs_known, 4, NULL,
-			  parts, 64);
+	n = counter_parts(&s->stats, "ring_", "_requests", algs_known,
+			  GPU_AES_ALG_MAX, NULL, parts, 64);
 	printf("  ring by algorithm:  ");
 	for (i = 0; i < (size_t)n; i++) {
 		snprintf(name, sizeof(name), "ring_%.63s_requests", parts[i]);
@@ -544,8 +544,8 @@ static void json_status(const struct state *s)
 	jo_int(o, "ring", t.ring_bytes);
 	jo_int(o, "cpu", t.cpu_bytes);
 	jo_int(o, "total", t.ring_bytes + t.cpu_bytes);
-	np = counter_parts(&s->stats, "ring_", "_requests", algs_known, 4,
-			   NULL, parts, 64);
+	np = counter_parts(&s->stats, "ring_", "_requests", algs_known,
+			   GPU_AES_ALG_MAX, NULL, parts, 64);
 	o = jo_obj(tot, "ring_by_algorithm");
 	for (i = 0; i < (size_t)np; i++) {
 		snprintf(name, sizeof(name), "ring_%.63s_requests", parts[i]);

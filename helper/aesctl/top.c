@@ -302,7 +302,8 @@ static void text_frame(struct screen *sc, const struct ctl *c,
 	line(sc, "%-24s %12s %12s %14s %14s", "path / algorithm", "requests",
 	     "req/s", "bytes", "throughput");
 	row(sc, "ring", f, "ring_requests", "ring_bytes");
-	n = counter_parts(&f->cur, "ring_", "_requests", algs_known, 4, NULL, names, 64);
+	n = counter_parts(&f->cur, "ring_", "_requests", algs_known,
+			  GPU_AES_ALG_MAX, NULL, names, 64);
 	for (i = 0; i < n; i++) {
 		char req[96], bytes[96];
 

@@ -7,8 +7,8 @@
  * so that the CTAs of a persistent grid get work of the same size.  Chunks
  * that need the decryption tables are sorted after the others so that a CTA
  * only ever fills the shared-memory tables of one direction.  A serial
- * op's segment (CBC encryption: each block needs the one before) is one
- * chunk that one thread runs whole; those come last among the chunks of
+ * op's segment (a chained encryption: each block needs the one before) is
+ * one chunk that one thread runs whole; those come last among the chunks of
  * the encryption tables, longest first.
  */
 #ifndef GPU_AES_CUDA_AES_GPU_H
@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../uapi/gpu_aes.h"
 #include "gf128.h"
 
 #ifdef __cplusplus
@@ -53,22 +54,11 @@ struct gpu_aes_dev_key {
 	struct gf128_pre hpre[GPU_AES_HP32_MAX + 1];
 };
 
-enum gpu_aes_kop {
-	GPU_AES_KOP_CTR = 0,	/* encrypt == decrypt */
-	GPU_AES_KOP_ECB_ENC = 1,
-	GPU_AES_KOP_ECB_DEC = 2,
-	GPU_AES_KOP_XTS_ENC = 3,
-	GPU_AES_KOP_XTS_DEC = 4,
-	GPU_AES_KOP_GCM_ENC = 5,
-	GPU_AES_KOP_GCM_DEC = 6,
-	GPU_AES_KOP_CBC_ENC = 7,
-	GPU_AES_KOP_CBC_DEC = 8,
-};
-
 /*
  * What host and kernel decide by an op, so that no code compares op
- * numbers and a new op is a row of gpu_aes_kop_flags() (and its case in
- * the kernel's dispatch):
+ * numbers: each mode's row of the ABI's table (uapi/gpu_aes.h,
+ * GPU_AES_MODES) gives its two ops' flags, and its code is the kernel's
+ * dispatch case.
  * DEC_TABLES  runs the inverse cipher: the decryption round keys and the
  *             inverse T-tables, so its chunks go to the decrypting CTAs;
  * EXT         only the kernel build with XTS and GCM (aes_kernel.cu) has
@@ -85,9 +75,9 @@ enum gpu_aes_kop {
  * SERIAL      a block needs the previous block's result: the segment is
  *             one chunk, run by one thread (many segments run side by
  *             side); otherwise its chunks split across a CTA's threads;
- * CHAIN       CBC: chunk aux is the ciphertext block before the chunk
- *             (the IV for the first), read by the host before the launch,
- *             since the kernel overwrites it in place.
+ * CHAIN       block chaining: chunk aux is the ciphertext block before
+ *             the chunk (the IV for the first), read by the host before
+ *             the launch, since the kernel overwrites it in place.
  */
 #define GPU_AES_KOPF_DEC_TABLES		(1U << 0)
 #define GPU_AES_KOPF_EXT		(1U << 1)
@@ -103,29 +93,41 @@ enum gpu_aes_kop {
 #define GPU_AES_HD
 #endif
 
+/*
+ * The kernel's ops: one per mode and direction, 2 * (alg - 1) + dir
+ * (gpu_aes_kop()).  A stream mode's two are the same code.
+ */
+#define GPU_AES_KOP_ENUM_(ID, VAL, ...)				\
+	GPU_AES_KOP_##ID##_ENC = 2 * ((VAL) - 1) + GPU_AES_DIR_ENCRYPT,	\
+	GPU_AES_KOP_##ID##_DEC = 2 * ((VAL) - 1) + GPU_AES_DIR_DECRYPT,
+enum gpu_aes_kop {
+	GPU_AES_MODES(GPU_AES_KOP_ENUM_)
+	GPU_AES_NR_KOPS = 2 * GPU_AES_ALG_MAX
+};
+
+/* The op for a mode (enum gpu_aes_alg, known) and direction. */
+static inline GPU_AES_HD uint32_t gpu_aes_kop(uint32_t alg, uint32_t dir)
+{
+	return 2 * (alg - 1) + dir;
+}
+
+/* The direction an op runs: enum gpu_aes_dir. */
+static inline GPU_AES_HD uint32_t gpu_aes_kop_dir(uint32_t op)
+{
+	return op % 2;
+}
+
+#define GPU_AES_KOP_FLAGS_(ID, VAL, NAME, KIND, IV, KEYS, LEN, OUT_IV,	\
+			   PRIO, AUX, EVP, KOPF_ENC, KOPF_DEC)		\
+	case GPU_AES_KOP_##ID##_ENC:					\
+		return KOPF_ENC;					\
+	case GPU_AES_KOP_##ID##_DEC:					\
+		return KOPF_DEC;
+
 static inline GPU_AES_HD uint32_t gpu_aes_kop_flags(uint32_t op)
 {
 	switch (op) {
-	case GPU_AES_KOP_CTR:
-	case GPU_AES_KOP_ECB_ENC:
-		return 0;
-	case GPU_AES_KOP_ECB_DEC:
-		return GPU_AES_KOPF_DEC_TABLES;
-	case GPU_AES_KOP_XTS_ENC:
-		return GPU_AES_KOPF_EXT | GPU_AES_KOPF_TWEAK;
-	case GPU_AES_KOP_XTS_DEC:
-		return GPU_AES_KOPF_EXT | GPU_AES_KOPF_TWEAK |
-		       GPU_AES_KOPF_DEC_TABLES;
-	case GPU_AES_KOP_GCM_ENC:
-	case GPU_AES_KOP_GCM_DEC:	/* CTR both ways: encryption tables */
-		return GPU_AES_KOPF_EXT | GPU_AES_KOPF_GHASH |
-		       GPU_AES_KOPF_LONG_CHUNKS;
-	case GPU_AES_KOP_CBC_ENC:
-		return GPU_AES_KOPF_EXT | GPU_AES_KOPF_SERIAL |
-		       GPU_AES_KOPF_CHAIN;
-	case GPU_AES_KOP_CBC_DEC:
-		return GPU_AES_KOPF_EXT | GPU_AES_KOPF_DEC_TABLES |
-		       GPU_AES_KOPF_CHAIN;
+	GPU_AES_MODES(GPU_AES_KOP_FLAGS_)
 	default:
 		return 0;
 	}
@@ -145,14 +147,14 @@ static inline GPU_AES_HD int gpu_aes_kop_has(uint32_t op, uint32_t flags)
  */
 struct gpu_aes_kseg {
 	uint64_t off;		/* byte offset of the segment in the data base */
-	uint32_t len;		/* bytes; ECB, CBC: whole blocks; XTS: >= 16 */
+	uint32_t len;		/* bytes, as the mode's LEN column takes */
 	uint16_t key;		/* index into the device key array */
 	uint8_t op;		/* enum gpu_aes_kop */
 	uint8_t rounds;		/* 10, 12 or 14 */
 	uint64_t ctr_hi;	/* CTR: IV as a 128-bit big-endian number; */
 	uint64_t ctr_lo;	/* GCM: the 12-byte IV, then 4 zero bytes */
 	uint32_t aad_len;	/* GCM */
-	uint32_t aux[4];	/* host: XTS E_K2(iv), GCM E_K(J0), CBC iv */
+	uint32_t aux[4];	/* as the mode's AUX column says */
 	uint32_t pad;
 };
 
@@ -163,8 +165,8 @@ struct gpu_aes_kchunk {
 	uint32_t pad;
 	/*
 	 * gpu_aes_chunk_aux(): XTS, the tweak of block0 (E_K2(iv) x^block0);
-	 * GCM, H^(blocks of the stream after this chunk); CBC, ciphertext
-	 * block block0 - 1 (the IV for block0 0).
+	 * GCM, H^(blocks of the stream after this chunk); CHAIN, the
+	 * ciphertext block block0 - 1 (the IV for block0 0).
 	 */
 	uint32_t aux[4];
 };
@@ -245,6 +247,18 @@ void gpu_aes_ctr_add(uint64_t *hi, uint64_t *lo, uint64_t blocks);
  */
 uint32_t gpu_aes_chunk_blocks(const struct gpu_aes_kseg *segs, size_t nsegs,
 			      unsigned int ctas);
+/*
+ * The op and starting aux of segment k (its len set) for a request of
+ * mode @alg (enum gpu_aes_alg) and direction @dir, from the mode's row of
+ * the ABI's table: 1, or 0 where the request breaks its mode's rules (the
+ * core checks them too) and k is left as it was.  *host_ecb becomes 1
+ * where aux is a block still to go through the key's host AES (the tweak
+ * key's, for TWEAK).
+ */
+int gpu_aes_kseg_mode(struct gpu_aes_kseg *k, uint8_t alg, uint8_t dir,
+		      const uint8_t iv[16], uint32_t tweak_len,
+		      uint32_t auth_len, uint32_t aad_len, int *host_ecb);
+
 /* Blocks the kernel runs for a segment (GCM: its hash stream). */
 uint32_t gpu_aes_seg_blocks(const struct gpu_aes_kseg *seg);
 /* Number of chunks build_chunks() produces for these segments. */
@@ -262,9 +276,9 @@ size_t gpu_aes_build_chunks(const struct gpu_aes_kseg *segs, size_t nsegs,
 			    size_t *nser);
 
 /*
- * Fills chunks[i].aux (see struct gpu_aes_kchunk) from segs[].aux (XTS,
- * CBC), keys[].hp32 (GCM, host copies) and the data (CBC: data + off is
- * a segment's input, as it is before the launch); chunks are as
+ * Fills chunks[i].aux (see struct gpu_aes_kchunk) from segs[].aux (TWEAK,
+ * CHAIN), keys[].hp32 (GHASH, host copies) and the data (CHAIN: data +
+ * off is a segment's input, as it is before the launch); chunks are as
  * build_chunks() left them.
  */
 void gpu_aes_chunk_aux(const struct gpu_aes_kseg *segs,

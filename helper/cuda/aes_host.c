@@ -62,6 +62,40 @@ uint32_t gpu_aes_seg_blocks(const struct gpu_aes_kseg *s)
 	return (n + 31U) & ~31U;
 }
 
+int gpu_aes_kseg_mode(struct gpu_aes_kseg *k, uint8_t alg, uint8_t dir,
+		      const uint8_t iv[16], uint32_t tweak_len,
+		      uint32_t auth_len, uint32_t aad_len, int *host_ecb)
+{
+	int keys = gpu_aes_alg_keys(alg), aead = gpu_aes_alg_aead(alg);
+
+	if (!keys || (keys == 2) != (tweak_len != 0) ||
+	    dir > GPU_AES_DIR_DECRYPT || !gpu_aes_alg_len_valid(alg, k->len) ||
+	    (aead && !gpu_aes_gcm_auth_len_valid(auth_len)))
+		return 0;
+	k->op = (uint8_t)gpu_aes_kop(alg, dir);
+	if (aead)
+		k->aad_len = aad_len;
+	switch (gpu_aes_alg_aux(alg)) {
+	case GPU_AES_AUX_TWEAK:
+		memcpy(k->aux, iv, 16);		/* E_K2(iv) once encrypted */
+		*host_ecb = 1;
+		break;
+	case GPU_AES_AUX_J0:
+		/* E_K(J0), J0 = iv || 1 (a 96-bit iv) */
+		memcpy(k->aux, iv, 12);
+		k->aux[3] = 0;
+		((uint8_t *)k->aux)[15] = 1;
+		*host_ecb = 1;
+		break;
+	case GPU_AES_AUX_IV:
+		memcpy(k->aux, iv, 16);		/* words as the kernel reads */
+		break;
+	default:
+		break;
+	}
+	return 1;
+}
+
 static uint32_t seg_blocks(const struct gpu_aes_kseg *s)
 {
 	return gpu_aes_seg_blocks(s);
@@ -230,8 +264,8 @@ void gpu_aes_xts_xpow(uint32_t out[129][4])
  * build_chunks() emits a segment's chunks together and in order, so each
  * run is walked once: XTS forwards (tweak of the previous chunk times
  * x^its length), GCM backwards (the last chunk's factor is 1, an earlier
- * one's is the next one's times H^the next one's length).  CBC: the block
- * before each chunk, which another CTA may overwrite with plaintext
+ * one's is the next one's times H^the next one's length).  CHAIN: the
+ * block before each chunk, which another CTA may overwrite with plaintext
  * before this chunk's CTA starts; the data is the input still.
  */
 void gpu_aes_chunk_aux(const struct gpu_aes_kseg *segs,

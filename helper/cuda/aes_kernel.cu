@@ -245,7 +245,7 @@ __device__ void run_chunk(const char *smb, uint32_t lane4, uint8_t *base,
 			in[b] = full ? __ldcs(reinterpret_cast<const uint4 *>(
 					       p + (uint64_t)bi * 16)) :
 				       make_uint4(0, 0, 0, 0);
-			if (OP == GPU_AES_KOP_CTR) {
+			if (OP == GPU_AES_KOP_CTR_ENC) {
 				ctr_words(sg, bi, s[b]);
 			} else {
 				s[b][0] = in[b].x;
@@ -267,7 +267,7 @@ __device__ void run_chunk(const char *smb, uint32_t lane4, uint8_t *base,
 
 			if (i >= ch.nblocks)
 				continue;
-			if (OP == GPU_AES_KOP_CTR) {
+			if (OP == GPU_AES_KOP_CTR_ENC) {
 				o = make_uint4(in[b].x ^ s[b][0],
 					       in[b].y ^ s[b][1],
 					       in[b].z ^ s[b][2],
@@ -959,8 +959,9 @@ dispatch(const char *smb, uint32_t lane4, uint8_t *base, const gpu_aes_kseg &sg,
 	if (!EXT && gpu_aes_kop_has(sg.op, GPU_AES_KOPF_EXT))
 		return;
 	switch (sg.op) {
-	case GPU_AES_KOP_CTR:
-		BY_ROUNDS((run_chunk<V, GPU_AES_KOP_CTR, R_, B>(smb, lane4, base, sg, ch, keys)));
+	case GPU_AES_KOP_CTR_ENC:
+	case GPU_AES_KOP_CTR_DEC:	/* its own inverse: one instance */
+		BY_ROUNDS((run_chunk<V, GPU_AES_KOP_CTR_ENC, R_, B>(smb, lane4, base, sg, ch, keys)));
 		break;
 	case GPU_AES_KOP_ECB_ENC:
 		BY_ROUNDS((run_chunk<V, GPU_AES_KOP_ECB_ENC, R_, B>(smb, lane4, base, sg, ch, keys)));

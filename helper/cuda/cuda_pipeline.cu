@@ -172,7 +172,7 @@ void gcm_finish(const gpu_aes_region *r, const slot *s, struct gpu_aes_batch *b)
 			continue;
 		gpu_aes_gcm_tag(s->h_ghash + 4 * (size_t)i, k->aux, tag);
 		dst = r->data + gpu_aes_gcm_tag_off(g->data_off, g->len);
-		if (k->op == GPU_AES_KOP_GCM_ENC)
+		if (gpu_aes_kop_dir(k->op) == GPU_AES_DIR_ENCRYPT)
 			memcpy(dst, tag, g->auth_len);
 		else if (CRYPTO_memcmp(dst, tag, g->auth_len))
 			g->status = GPU_AES_STATUS_EBADMSG;
@@ -480,7 +480,7 @@ bool copy_runs(worker *w, const std::vector<run> &runs, uint8_t *host,
 uint64_t kspan(const gpu_aes_kseg &k)
 {
 	if (gpu_aes_kop_has(k.op, GPU_AES_KOPF_GHASH))
-		return gpu_aes_sqe_span(GPU_AES_ALG_GCM, k.len, k.aad_len);
+		return gpu_aes_gcm_aad_off(0, k.len) + k.aad_len;
 	return k.len;
 }
 
@@ -510,50 +510,15 @@ bool make_kseg(worker *w, const gpu_aes_region *r, gpu_aes_segment *g,
 	k->rounds = (uint8_t)(key_len / 4 + 6);
 	gpu_aes_ctr_load(g->iv, &k->ctr_hi, &k->ctr_lo);
 	g->status = GPU_AES_STATUS_OK;
-	switch (g->alg) {
-	case GPU_AES_ALG_CTR:
-		k->op = GPU_AES_KOP_CTR;
+	int host_ecb = 0;
+
+	if (gpu_aes_kseg_mode(k, g->alg, g->dir, g->iv, tweak_len,
+			      g->auth_len, g->aad_len, &host_ecb)) {
+		*ecb = host_ecb != 0;
 		return true;
-	case GPU_AES_ALG_ECB:
-		k->op = g->dir == GPU_AES_DIR_DECRYPT ? GPU_AES_KOP_ECB_DEC :
-							GPU_AES_KOP_ECB_ENC;
-		return true;
-	case GPU_AES_ALG_XTS:
-		if (g->len < 16 || !tweak_len)
-			break;
-		k->op = g->dir == GPU_AES_DIR_DECRYPT ? GPU_AES_KOP_XTS_DEC :
-							GPU_AES_KOP_XTS_ENC;
-		memcpy(k->aux, g->iv, 16);	/* E_K2(iv): the tweak */
-		*ecb = true;
-		return true;
-	case GPU_AES_ALG_GCM:
-		if (tweak_len || !gpu_aes_gcm_auth_len_valid(g->auth_len))
-			break;
-		k->op = g->dir == GPU_AES_DIR_DECRYPT ? GPU_AES_KOP_GCM_DEC :
-							GPU_AES_KOP_GCM_ENC;
-		k->aad_len = g->aad_len;
-		/* E_K(J0), J0 = iv || 1 (a 96-bit iv) */
-		memcpy(k->aux, g->iv, 12);
-		k->aux[3] = 0;
-		((uint8_t *)k->aux)[15] = 1;
-		*ecb = true;
-		return true;
-	case GPU_AES_ALG_CBC:
-		if (g->len % 16 || tweak_len)
-			break;
-		if (!g->len) {
-			/* No text, no work (and no serial chunk of none). */
-			k->op = GPU_AES_KOP_CTR;
-			return true;
-		}
-		k->op = g->dir == GPU_AES_DIR_DECRYPT ? GPU_AES_KOP_CBC_DEC :
-							GPU_AES_KOP_CBC_ENC;
-		memcpy(k->aux, g->iv, 16);	/* words as the kernel reads */
-		return true;
-	default:
-		break;
 	}
-	k->op = GPU_AES_KOP_CTR;
+	/* An op with no chunks: the first, with no text. */
+	k->op = 0;
 	k->len = 0;
 	g->status = GPU_AES_STATUS_EINVAL;
 	return true;
@@ -1311,7 +1276,7 @@ extern "C" void gpu_aes_cuda_get_stats(struct gpu_aes_backend *be,
 }
 
 extern "C" const struct gpu_aes_backend_ops gpu_aes_backend_cuda = {
-	"cuda", GPU_AES_ALGS_V3 | GPU_AES_ALG_BIT(GPU_AES_ALG_CBC),
+	"cuda", GPU_AES_ALGS_KNOWN,
 	gpu_aes_cuda::cuda_probe, gpu_aes_cuda::cuda_open,
 	gpu_aes_cuda::cuda_submit, gpu_aes_cuda::cuda_drain,
 	gpu_aes_cuda::cuda_close, gpu_aes_cuda::cuda_idle,

@@ -103,7 +103,7 @@ bool tune(worker *w, gpu_aes_shape *best)
 	gpu_aes_dev_expand_key(raw, 16, &key, &nr);
 	sg.len = (uint32_t)n;
 	sg.rounds = 10;
-	sg.op = GPU_AES_KOP_CTR;
+	sg.op = GPU_AES_KOP_CTR_ENC;
 	size_t nch = gpu_aes_count_chunks(&sg, 1, GPU_AES_CHUNK_BLOCKS), nser;
 	std::vector<gpu_aes_kchunk> ch(nch);
 	gpu_aes_build_chunks(&sg, 1, GPU_AES_CHUNK_BLOCKS, ch.data(), &nser);

@@ -91,7 +91,7 @@ static struct gpu_aes_cpu_key *cache_for(struct worker *w,
 
 	if (!gpu_aes_key_len_valid(key_len))
 		return NULL;
-	if (tweak_len != (s->alg == GPU_AES_ALG_XTS ? key_len : 0))
+	if (tweak_len != (gpu_aes_alg_keys(s->alg) == 2 ? key_len : 0))
 		return NULL;
 	if (kc->gen != s->key_gen || kc->k.key_len != key_len ||
 	    kc->k.tweak_len != tweak_len ||
@@ -120,7 +120,7 @@ static int32_t run_segment(struct worker *w, const struct gpu_aes_segment *s)
 	struct gpu_aes_cpu_key *k;
 
 	/* GCM still has a tag to compute or check over the AAD. */
-	if (!s->len && s->alg != GPU_AES_ALG_GCM)
+	if (!s->len && !gpu_aes_alg_aead(s->alg))
 		return GPU_AES_STATUS_OK;
 	k = cache_for(w, s);
 	if (!k)
@@ -382,7 +382,7 @@ static void cpu_close(struct gpu_aes_backend *be)
 
 const struct gpu_aes_backend_ops gpu_aes_backend_cpu = {
 	.name = "cpu",
-	.algs = GPU_AES_ALGS_V3 | GPU_AES_ALG_BIT(GPU_AES_ALG_CBC),
+	.algs = GPU_AES_ALGS_KNOWN,
 	.probe = cpu_probe,
 	.open = cpu_open,
 	.submit = cpu_submit,

@@ -185,7 +185,7 @@ int32_t gpu_aes_core_check_sqe(const struct gpu_aes_region *r, uint32_t queue,
 	if (!gpu_aes_key_len_valid(key_len))
 		return GPU_AES_STATUS_EINVAL;
 	/* An XTS request on a one-key entry would run with a zero tweak key. */
-	if (tweak_len != (seg->alg == GPU_AES_ALG_XTS ? key_len : 0))
+	if (tweak_len != (gpu_aes_alg_keys(seg->alg) == 2 ? key_len : 0))
 		return GPU_AES_STATUS_EINVAL;
 	/* A rewritten slot holds another key than the request was made with. */
 	if (__atomic_load_n(&k->gen, __ATOMIC_RELAXED) != seg->key_gen)

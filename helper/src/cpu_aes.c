@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cpu_aes.c - one request's AES with OpenSSL's EVP (cpu_aes.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include <openssl/crypto.h>
@@ -16,42 +17,29 @@
  */
 #define EVP_XTS_MAX_LEN	(16U << 20)
 
-enum {
-	CTX_ECB_ENC, CTX_ECB_DEC, CTX_CTR,
-	CTX_XTS_ENC, CTX_XTS_DEC,
-	CTX_TWEAK,		/* AES-ECB encryption, XTS tweak key */
-	CTX_GCM_ENC, CTX_GCM_DEC,
-	CTX_CBC_ENC, CTX_CBC_DEC,
-	NR_CTX
-};
+/*
+ * A context per mode and direction, ctx_index(), with the cipher the
+ * mode's EVP column names; then the XTS tweak key's AES-ECB encryption.
+ */
+#define CTX_TWEAK	(2 * GPU_AES_ALG_MAX)
+#define NR_CTX		(CTX_TWEAK + 1)
 
 _Static_assert(NR_CTX == GPU_AES_CPU_NR_CTX, "one context per use");
 
+static unsigned int ctx_index(uint8_t alg, uint8_t dir)
+{
+	return 2U * (alg - 1U) + dir;
+}
+
+/* aes-<bits>-<EVP column>: XTS is never asked for 192 (composed). */
 static const EVP_CIPHER *cipher_for(unsigned int idx, uint32_t key_len)
 {
-	int k = key_len == 16 ? 0 : key_len == 24 ? 1 : 2;
+	uint8_t alg = idx == CTX_TWEAK ? GPU_AES_ALG_ECB : (uint8_t)(idx / 2 + 1);
+	char name[32];
 
-	switch (idx) {
-	case CTX_ECB_ENC:
-	case CTX_ECB_DEC:
-	case CTX_TWEAK:
-		return k == 0 ? EVP_aes_128_ecb() :
-		       k == 1 ? EVP_aes_192_ecb() : EVP_aes_256_ecb();
-	case CTX_CTR:
-		return k == 0 ? EVP_aes_128_ctr() :
-		       k == 1 ? EVP_aes_192_ctr() : EVP_aes_256_ctr();
-	case CTX_XTS_ENC:
-	case CTX_XTS_DEC:
-		/* Never asked for 192: such keys are composed. */
-		return k == 0 ? EVP_aes_128_xts() : EVP_aes_256_xts();
-	case CTX_CBC_ENC:
-	case CTX_CBC_DEC:
-		return k == 0 ? EVP_aes_128_cbc() :
-		       k == 1 ? EVP_aes_192_cbc() : EVP_aes_256_cbc();
-	default:
-		return k == 0 ? EVP_aes_128_gcm() :
-		       k == 1 ? EVP_aes_192_gcm() : EVP_aes_256_gcm();
-	}
+	snprintf(name, sizeof(name), "aes-%u-%s", key_len * 8,
+		 gpu_aes_alg_evp(alg));
+	return EVP_get_cipherbyname(name);
 }
 
 void gpu_aes_cpu_key_wipe(struct gpu_aes_cpu_key *kc)
@@ -97,21 +85,25 @@ static EVP_CIPHER_CTX *ctx_get(struct gpu_aes_cpu_key *kc, unsigned int idx)
 	EVP_CIPHER_CTX *ctx = kc->ctx[idx];
 	const uint8_t *key = idx == CTX_TWEAK ? kc->key + kc->key_len :
 			     kc->key;
-	/* CTR is its own inverse: both directions encrypt the counter. */
-	int enc = idx != CTX_ECB_DEC && idx != CTX_XTS_DEC &&
-		  idx != CTX_GCM_DEC && idx != CTX_CBC_DEC;
+	uint8_t alg = idx == CTX_TWEAK ? GPU_AES_ALG_ECB : (uint8_t)(idx / 2 + 1);
+	/* A stream mode encrypts its keystream both ways. */
+	int enc = idx % 2 == GPU_AES_DIR_ENCRYPT || idx == CTX_TWEAK ||
+		  gpu_aes_alg_kind(alg) == GPU_AES_KIND_STREAM;
+	const EVP_CIPHER *cipher = cipher_for(idx, kc->key_len);
 	int ok;
 
 	if (ctx)
 		return ctx;
+	if (!cipher)
+		return NULL;
 	/* The provider's copy holds the expanded key: out of core dumps. */
 	gpu_aes_secret_begin();
 	ctx = EVP_CIPHER_CTX_new();
 	ok = ctx &&
-	     EVP_CipherInit_ex(ctx, cipher_for(idx, kc->key_len), NULL, NULL,
-			       NULL, enc) == 1 &&
-	     (!(idx == CTX_GCM_ENC || idx == CTX_GCM_DEC) ||
-	      EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, 12, NULL) == 1) &&
+	     EVP_CipherInit_ex(ctx, cipher, NULL, NULL, NULL, enc) == 1 &&
+	     (!gpu_aes_alg_aead(alg) ||
+	      EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN,
+				  gpu_aes_alg_iv_bytes(alg), NULL) == 1) &&
 	     EVP_CipherInit_ex(ctx, NULL, NULL, key, NULL, enc) == 1 &&
 	     EVP_CIPHER_CTX_set_padding(ctx, 0) == 1;
 	gpu_aes_secret_end();
@@ -123,27 +115,23 @@ static EVP_CIPHER_CTX *ctx_get(struct gpu_aes_cpu_key *kc, unsigned int idx)
 	return ctx;
 }
 
-static int32_t run_ecb_ctr_cbc(struct gpu_aes_cpu_key *kc,
-			       const struct gpu_aes_cpu_op *op)
+/*
+ * A mode that is EVP's own cipher, with no tag: one update over the
+ * text, after a fresh IV where the mode has one.  A fresh IV restarts
+ * OpenSSL's counter and keystream position, or its chain, without
+ * expanding the key again.  OpenSSL's CTR increments the whole 128-bit
+ * block big-endian, which is the kernel's ctr(aes); EVP's chaining
+ * decryption in place keeps the ciphertext block the next one needs.
+ */
+static int32_t run_evp(struct gpu_aes_cpu_key *kc,
+		       const struct gpu_aes_cpu_op *op)
 {
-	int dec = op->dir == GPU_AES_DIR_DECRYPT;
-	EVP_CIPHER_CTX *ctx;
+	EVP_CIPHER_CTX *ctx = ctx_get(kc, ctx_index(op->alg, op->dir));
 	int outl = 0;
 
-	ctx = ctx_get(kc, op->alg == GPU_AES_ALG_CTR ? CTX_CTR :
-		      op->alg == GPU_AES_ALG_CBC ?
-		      (dec ? CTX_CBC_DEC : CTX_CBC_ENC) :
-		      dec ? CTX_ECB_DEC : CTX_ECB_ENC);
 	if (!ctx)
 		return GPU_AES_STATUS_EIO;
-	/*
-	 * A fresh IV restarts OpenSSL's CTR state (counter and keystream
-	 * position) or CBC chain without expanding the key again.  OpenSSL
-	 * increments the whole 128-bit block big-endian, which is the
-	 * kernel's ctr(aes).  CBC decryption in place is fine: EVP takes
-	 * in == out and keeps the ciphertext block the next one needs.
-	 */
-	if (op->alg != GPU_AES_ALG_ECB &&
+	if (gpu_aes_alg_iv_bytes(op->alg) &&
 	    EVP_CipherInit_ex(ctx, NULL, NULL, NULL, op->iv, -1) != 1)
 		return GPU_AES_STATUS_EIO;
 	/* len <= GPU_AES_MAX_DATA (1 GiB) fits an int. */
@@ -163,7 +151,7 @@ static int32_t run_xts(struct gpu_aes_cpu_key *kc,
 	if (kc->xts_compose || op->len > EVP_XTS_MAX_LEN) {
 		EVP_CIPHER_CTX *tweak;
 
-		ctx = ctx_get(kc, dec ? CTX_ECB_DEC : CTX_ECB_ENC);
+		ctx = ctx_get(kc, ctx_index(GPU_AES_ALG_ECB, op->dir));
 		tweak = ctx_get(kc, CTX_TWEAK);
 		if (!ctx || !tweak)
 			return GPU_AES_STATUS_EIO;
@@ -174,7 +162,7 @@ static int32_t run_xts(struct gpu_aes_cpu_key *kc,
 			return GPU_AES_STATUS_EIO;
 		return GPU_AES_STATUS_OK;
 	}
-	ctx = ctx_get(kc, dec ? CTX_XTS_DEC : CTX_XTS_ENC);
+	ctx = ctx_get(kc, ctx_index(op->alg, op->dir));
 	/* One update is one data unit: a fresh tweak per request. */
 	if (!ctx || EVP_CipherInit_ex(ctx, NULL, NULL, NULL, op->iv, -1) != 1 ||
 	    EVP_CipherUpdate(ctx, op->out, &outl, op->in, (int)op->len) != 1 ||
@@ -191,7 +179,7 @@ static int32_t run_gcm(struct gpu_aes_cpu_key *kc,
 	EVP_CIPHER_CTX *ctx;
 	int outl = 0;
 
-	ctx = ctx_get(kc, dec ? CTX_GCM_DEC : CTX_GCM_ENC);
+	ctx = ctx_get(kc, ctx_index(op->alg, op->dir));
 	if (!ctx)
 		return GPU_AES_STATUS_EIO;
 	/* The expected tag is read once, before any text is replaced. */
@@ -227,24 +215,21 @@ static int32_t run_gcm(struct gpu_aes_cpu_key *kc,
 int32_t gpu_aes_cpu_crypt(struct gpu_aes_cpu_key *kc,
 			  const struct gpu_aes_cpu_op *op)
 {
-	if (!gpu_aes_key_len_valid(kc->key_len) ||
-	    kc->tweak_len != (op->alg == GPU_AES_ALG_XTS ? kc->key_len : 0))
+	int keys = gpu_aes_alg_keys(op->alg);
+
+	if (!keys || op->dir > GPU_AES_DIR_DECRYPT ||
+	    !gpu_aes_key_len_valid(kc->key_len) ||
+	    kc->tweak_len != (keys == 2 ? kc->key_len : 0))
 		return GPU_AES_STATUS_EIO;
-	switch (op->alg) {
-	case GPU_AES_ALG_GCM:
-		/* Even with no text there is a tag over the AAD. */
+	/* Even with no text an AEAD has a tag over the AAD. */
+	if (gpu_aes_alg_aead(op->alg))
 		return run_gcm(kc, op);
-	case GPU_AES_ALG_XTS:
-		return op->len ? run_xts(kc, op) : GPU_AES_STATUS_OK;
-	case GPU_AES_ALG_ECB:
-	case GPU_AES_ALG_CTR:
-		return op->len ? run_ecb_ctr_cbc(kc, op) : GPU_AES_STATUS_OK;
-	case GPU_AES_ALG_CBC:
-		/* Whole blocks only: EVP would keep a partial one back. */
-		if (op->len % 16)
-			return GPU_AES_STATUS_EIO;
-		return op->len ? run_ecb_ctr_cbc(kc, op) : GPU_AES_STATUS_OK;
-	default:
+	if (!op->len)
+		return GPU_AES_STATUS_OK;
+	/* EVP would keep a partial block back, or refuse a short text. */
+	if (!gpu_aes_alg_len_valid(op->alg, op->len))
 		return GPU_AES_STATUS_EIO;
-	}
+	if (keys == 2)
+		return run_xts(kc, op);
+	return run_evp(kc, op);
 }

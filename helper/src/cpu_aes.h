@@ -5,7 +5,8 @@
  * software fallback that the kernel's request path replays on (the role
  * the displaced CPU driver has in the kernel).
  *
- * ECB, CTR, CBC and GCM are EVP's.  XTS is EVP's for 128 and 256-bit
+ * A mode runs on the EVP cipher its row of the ABI's mode table names
+ * (uapi/gpu_aes.h, the EVP column).  XTS is EVP's for 128 and 256-bit
  * keys with distinct halves; AES-192 keys and equal halves (which EVP
  * does not do) and data units longer than EVP's IEEE 1619 limit go
  * through xts_ecb.c, built from AES-ECB.
@@ -17,7 +18,10 @@
 
 #include <openssl/evp.h>
 
-#define GPU_AES_CPU_NR_CTX	10
+#include "../../uapi/gpu_aes.h"
+
+/* One per mode and direction, and the XTS tweak key's (cpu_aes.c). */
+#define GPU_AES_CPU_NR_CTX	(2 * GPU_AES_ALG_MAX + 1)
 
 /*
  * One key and the OpenSSL contexts made from it, each on first use.  Not

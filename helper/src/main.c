@@ -96,10 +96,15 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
+	unsigned int alg;
+
+	fprintf(f, "Usage: gpu-aes-helper [OPTION]...\n"
+		"Serve gpu_aes.ko's AES requests (");
+	for (alg = 1; alg <= GPU_AES_ALG_MAX; alg++)
+		fprintf(f, "%s%s(aes)", alg > 1 ? ", " : "",
+			gpu_aes_alg_name((uint8_t)alg));
+	fprintf(f, ")\nfrom userspace.\n");
 	fprintf(f,
-"Usage: gpu-aes-helper [OPTION]...\n"
-"Serve gpu_aes.ko's AES requests (ecb(aes), cbc(aes), ctr(aes), xts(aes),\n"
-"gcm(aes)) from userspace.\n"
 "\n"
 "  -d, --device PATH    device to attach to (default /dev/gpu_aes)\n"
 "  -b, --backend NAME   auto, cpu or cuda (default auto: cuda when built in\n"

@@ -26,23 +26,6 @@ int gpu_aes_info_check(const struct gpu_aes_info *info, const char *who)
 	return 0;
 }
 
-const char *gpu_aes_alg_name(unsigned int alg)
-{
-	switch (alg) {
-	case GPU_AES_ALG_ECB:
-		return "ecb";
-	case GPU_AES_ALG_CTR:
-		return "ctr";
-	case GPU_AES_ALG_XTS:
-		return "xts";
-	case GPU_AES_ALG_GCM:
-		return "gcm";
-	case GPU_AES_ALG_CBC:
-		return "cbc";
-	}
-	return "?";
-}
-
 const char *gpu_aes_alg_set_str(uint32_t set, char *buf, size_t size)
 {
 	size_t n = 0;

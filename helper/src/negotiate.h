@@ -38,7 +38,4 @@ int gpu_aes_hdr_check(struct gpu_aes_region *r, const struct gpu_aes_setup *s);
 /* "ecb ctr" for a GPU_AES_ALG_BIT() set, "none" for an empty one. */
 const char *gpu_aes_alg_set_str(uint32_t set, char *buf, size_t size);
 
-/* "ecb", "ctr", ... for an enum gpu_aes_alg value, "?" for another. */
-const char *gpu_aes_alg_name(unsigned int alg);
-
 #endif /* GPU_AES_HELPER_NEGOTIATE_H */

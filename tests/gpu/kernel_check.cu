@@ -148,7 +148,8 @@ int main(int argc, char **argv)
 		 * which ends its launch without the ticket (launch_end()).
 		 */
 		const bool lone = it % 8 == 1;
-		static const int lone_alg[] = { 4, 3, 2 };	/* GCM, XTS, CTR */
+		static const int lone_alg[] = { GPU_AES_ALG_GCM, GPU_AES_ALG_XTS,
+						GPU_AES_ALG_CTR };
 		unsigned int nsegs = lone ? 1 : 1 + rng_next(&r) % (many ? 700 :
 							 it % 2 ? 40 : 6);
 		std::vector<gpu_aes_kseg> segs(nsegs);
@@ -164,7 +165,7 @@ int main(int argc, char **argv)
 			gpu_aes_kseg &sg = segs[i];
 
 			memset(&sg, 0, sizeof(sg));
-			algs[i] = 1 + (int)(rng_next(&r) % 5);
+			algs[i] = 1 + (int)(rng_next(&r) % GPU_AES_ALG_MAX);
 			dirs[i] = rng_next(&r) % 2;
 			if (lone) {
 				algs[i] = lone_alg[(it / 8) % 3];
@@ -172,41 +173,36 @@ int main(int argc, char **argv)
 			}
 			/* both CBC kernels in every even round: the sanitizers run one */
 			if (it % 2 == 0 && i < 2) {
-				algs[i] = 5;
+				algs[i] = GPU_AES_ALG_CBC;
 				dirs[i] = (int)i;
 			}
 			chain[i] = 0;
-			if (algs[i] == 1)
-				len = (len + 15) & ~15U;
-			if (algs[i] == 5) {
+			if (!gpu_aes_alg_len_valid((uint8_t)algs[i], len))
+				len = (len + 15) & ~15U;	/* whole blocks */
+			if (!gpu_aes_alg_len_valid((uint8_t)algs[i], len))
+				len += 16;			/* one at least */
+			if (algs[i] == GPU_AES_ALG_CBC) {
 				/* a multiple of 64: the next request starts right after */
 				len = rng_next(&r) % 2 ? (len + 63) & ~63U :
 							 (len + 15) & ~15U;
-				if (i >= 2 && algs[i - 1] == 5 &&
+				if (i >= 2 && algs[i - 1] == GPU_AES_ALG_CBC &&
 				    rng_next(&r) % 3 == 0) {
 					chain[i] = 1;
 					k = segs[i - 1].key;
 					dirs[i] = dirs[i - 1];
 				}
 			}
-			if (algs[i] == 3 && len < 16)
-				len += 16;
-			if (algs[i] == 4 && rng_next(&r) % 8 == 0)
+			if (gpu_aes_alg_aead((uint8_t)algs[i]) &&
+			    rng_next(&r) % 8 == 0)
 				len = 0;
 			sg.off = total;
 			sg.len = len;
 			sg.key = (uint16_t)k;
 			sg.rounds = (uint8_t)(keys[k].len / 4 + 6);
-			sg.op = algs[i] == 2 ? GPU_AES_KOP_CTR :
-				algs[i] == 1 ? (dirs[i] ? GPU_AES_KOP_ECB_DEC :
-							  GPU_AES_KOP_ECB_ENC) :
-				algs[i] == 3 ? (dirs[i] ? GPU_AES_KOP_XTS_DEC :
-							  GPU_AES_KOP_XTS_ENC) :
-				algs[i] == 5 ? (dirs[i] ? GPU_AES_KOP_CBC_DEC :
-							  GPU_AES_KOP_CBC_ENC) :
-				(dirs[i] ? GPU_AES_KOP_GCM_DEC : GPU_AES_KOP_GCM_ENC);
+			sg.op = (uint8_t)gpu_aes_kop((uint32_t)algs[i],
+						     (uint32_t)dirs[i]);
 			pick_iv(&r, &ivs[16 * i]);
-			if (algs[i] == 4) {
+			if (gpu_aes_alg_aead((uint8_t)algs[i])) {
 				uint32_t pick = (uint32_t)(rng_next(&r) % 8);
 
 				sg.aad_len = pick == 0 ? 0 : pick < 6 || lone ?
@@ -225,7 +221,7 @@ int main(int argc, char **argv)
 			const tkey &K = keys[sg.key];
 			int rc;
 
-			if (algs[i] == 5) {
+			if (algs[i] == GPU_AES_ALG_CBC) {
 				uint8_t *iv = &ivs[16 * i];
 
 				/* CBC across requests: the IV is the last ciphertext block */
@@ -236,13 +232,14 @@ int main(int argc, char **argv)
 					memcpy(iv, ct + pv.off + pv.len - 16, 16);
 				}
 				words(iv, sg.aux);
-				rc = ref_crypt(5, dirs[i], K.key, K.len, iv,
+				rc = ref_crypt(GPU_AES_ALG_CBC, dirs[i], K.key, K.len, iv,
 					       &in[sg.off], &want[sg.off], sg.len);
-			} else if (algs[i] <= 2) {
+			} else if (algs[i] == GPU_AES_ALG_ECB ||
+				   algs[i] == GPU_AES_ALG_CTR) {
 				rc = ref_crypt(algs[i], dirs[i], K.key, K.len,
 					       &ivs[16 * i], &in[sg.off],
 					       &want[sg.off], sg.len);
-			} else if (algs[i] == 3) {
+			} else if (algs[i] == GPU_AES_ALG_XTS) {
 				uint8_t t0[16];
 
 				rc = ref_block(K.tkey, K.len, &ivs[16 * i], t0);
@@ -257,7 +254,7 @@ int main(int argc, char **argv)
 						     K.len, &ivs[16 * i],
 						     &in[sg.off], &want[sg.off],
 						     sg.len);
-			} else {
+			} else if (algs[i] == GPU_AES_ALG_GCM) {
 				uint64_t ao = gpu_aes_gcm_aad_off(sg.off, sg.len);
 				uint8_t *tg = &want_tag[16 * i], j0[16];
 
@@ -280,6 +277,10 @@ int main(int argc, char **argv)
 					memcpy(&in[sg.off], &want[sg.off], sg.len);
 					memcpy(&want[sg.off], pt.data(), sg.len);
 				}
+			} else {
+				fprintf(stderr, "kernel_check: no reference for mode %s\n",
+					gpu_aes_alg_name((uint8_t)algs[i]));
+				rc = 1;
 			}
 			if (rc)
 				return 2;

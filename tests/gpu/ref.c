@@ -2,6 +2,7 @@
 #include "ref.h"
 
 #include "xts_ecb.h"
+#include "../../uapi/gpu_aes.h"
 
 #include <openssl/evp.h>
 #include <string.h>
@@ -14,20 +15,22 @@ int ref_crypt(int alg, int dir, const uint8_t *key, unsigned int key_len,
 	EVP_CIPHER_CTX *ctx;
 	int ok, n = 0;
 
-	if (alg == 2)
+	if (alg == GPU_AES_ALG_CTR)
 		c = key_len == 16 ? EVP_aes_128_ctr() :
 		    key_len == 24 ? EVP_aes_192_ctr() : EVP_aes_256_ctr();
-	else if (alg == 5)
+	else if (alg == GPU_AES_ALG_CBC)
 		c = key_len == 16 ? EVP_aes_128_cbc() :
 		    key_len == 24 ? EVP_aes_192_cbc() : EVP_aes_256_cbc();
-	else
+	else if (alg == GPU_AES_ALG_ECB)
 		c = key_len == 16 ? EVP_aes_128_ecb() :
 		    key_len == 24 ? EVP_aes_192_ecb() : EVP_aes_256_ecb();
+	else
+		return -1;	/* no reference here for that mode */
 	ctx = EVP_CIPHER_CTX_new();
 	if (!ctx)
 		return -1;
-	ok = EVP_CipherInit_ex(ctx, c, NULL, key, alg == 1 ? NULL : iv,
-			       alg == 2 ? 1 : !dir);
+	ok = EVP_CipherInit_ex(ctx, c, NULL, key, alg == GPU_AES_ALG_ECB ? NULL : iv,
+			       alg == GPU_AES_ALG_CTR ? 1 : !dir);
 	ok = ok && EVP_CIPHER_CTX_set_padding(ctx, 0);
 	/* EVP takes int lengths: feed large buffers in pieces. */
 	while (ok && len) {
@@ -45,7 +48,8 @@ int ref_crypt(int alg, int dir, const uint8_t *key, unsigned int key_len,
 int ref_block(const uint8_t *key, unsigned int key_len, const uint8_t in[16],
 	      uint8_t out[16])
 {
-	return ref_crypt(1, 0, key, key_len, NULL, in, out, 16);
+	return ref_crypt(GPU_AES_ALG_ECB, GPU_AES_DIR_ENCRYPT, key, key_len,
+			 NULL, in, out, 16);
 }
 
 int ref_xts(int dir, const uint8_t *key, const uint8_t *tkey,

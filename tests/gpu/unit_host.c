@@ -112,7 +112,7 @@ static void test_chunks(void)
 	s[0].len = 1;					/* 1 chunk */
 	s[0].op = GPU_AES_KOP_ECB_DEC;
 	s[1].len = GPU_AES_CHUNK_BLOCKS * 16;		/* exactly 1 */
-	s[1].op = GPU_AES_KOP_CTR;
+	s[1].op = GPU_AES_KOP_CTR_ENC;
 	s[2].len = GPU_AES_CHUNK_BLOCKS * 16 * 3 + 5;	/* 4, partial */
 	s[2].op = GPU_AES_KOP_ECB_DEC;
 	s[3].len = 0;					/* none */
@@ -149,7 +149,7 @@ static void test_chunks(void)
 	/* GCM without XTS: longer chunks; any XTS segment keeps the cap. */
 	s[0].len = 16 * 4096 * 1000;
 	s[0].op = GPU_AES_KOP_GCM_DEC;
-	s[1].op = GPU_AES_KOP_CTR;
+	s[1].op = GPU_AES_KOP_CTR_ENC;
 	/* 4096032 + 4096 blocks on 132 CTAs: one chunk each of 31062 -> 31232 */
 	EXPECT(gpu_aes_chunk_blocks(s, 2, 132) == 31232);
 	EXPECT(gpu_aes_chunk_blocks(s, 2, 0) == GPU_AES_CHUNK_BLOCKS_GCM);
@@ -160,8 +160,8 @@ static void test_chunks(void)
 	s[0].len = 16 * 4096 * 1000;
 	s[1].op = GPU_AES_KOP_XTS_ENC;
 	EXPECT(gpu_aes_chunk_blocks(s, 2, 132) == GPU_AES_CHUNK_BLOCKS);
-	s[0].op = GPU_AES_KOP_CTR;
-	s[1].op = GPU_AES_KOP_CTR;
+	s[0].op = GPU_AES_KOP_CTR_ENC;
+	s[1].op = GPU_AES_KOP_CTR_ENC;
 	EXPECT(gpu_aes_chunk_blocks(s, 2, 132) == GPU_AES_CHUNK_BLOCKS);
 }
 
@@ -207,7 +207,7 @@ static void test_rounds(void)
 		rng_fill(&g, key, sizeof(key));
 		rng_fill(&g, pt, sizeof(pt));
 		EXPECT(gpu_aes_dev_expand_key(key, klen, &dk, &nr) == 0);
-		EXPECT(ref_crypt(1, dec, key, klen, iv, pt, ct, 16) == 0);
+		EXPECT(ref_crypt(GPU_AES_ALG_ECB, dec, key, klen, iv, pt, ct, 16) == 0);
 		memcpy(s, pt, 16);
 		emu(dec ? dk.drk : dk.erk, nr, dec, s);
 		memcpy(got, s, 16);
@@ -585,6 +585,85 @@ static void test_xts_tweaks(void)
 }
 
 /*
+ * Every mode of the table gets its own op per direction, whose direction
+ * is that one, and the aux its AUX column says; requests that break the
+ * mode's rules get none.  Then the known modes' exact choices.
+ */
+static void test_kseg_mode(void)
+{
+	uint8_t iv[16], seen[GPU_AES_NR_KOPS] = { 0 };
+	static const uint8_t zero[16];
+	struct gpu_aes_kseg k;
+	int ecb;
+
+	for (int i = 0; i < 16; i++)
+		iv[i] = (uint8_t)(0xa0 + i);
+	for (uint8_t alg = 1; alg <= GPU_AES_ALG_MAX; alg++) {
+		uint32_t tweak = gpu_aes_alg_keys(alg) == 2 ? 16 : 0;
+
+		for (uint8_t dir = 0; dir <= GPU_AES_DIR_DECRYPT; dir++) {
+			memset(&k, 0, sizeof(k));
+			k.len = 32;
+			ecb = 0;
+			EXPECT(gpu_aes_kseg_mode(&k, alg, dir, iv, tweak, 16, 7,
+						 &ecb) == 1);
+			EXPECT(k.op == gpu_aes_kop(alg, dir) &&
+			       k.op < GPU_AES_NR_KOPS && !seen[k.op]);
+			seen[k.op % GPU_AES_NR_KOPS] = 1;
+			EXPECT(gpu_aes_kop_dir(k.op) == dir);
+			EXPECT(k.aad_len == (gpu_aes_alg_aead(alg) ? 7U : 0U));
+			switch (gpu_aes_alg_aux(alg)) {
+			case GPU_AES_AUX_NONE:
+				EXPECT(!memcmp(k.aux, zero, 16) && !ecb);
+				break;
+			case GPU_AES_AUX_TWEAK:
+				EXPECT(!memcmp(k.aux, iv, 16) && ecb);
+				break;
+			case GPU_AES_AUX_J0:
+				EXPECT(!memcmp(k.aux, iv, 12) && ecb &&
+				       !memcmp((uint8_t *)k.aux + 12,
+					       "\0\0\0\1", 4));
+				break;
+			case GPU_AES_AUX_IV:
+				EXPECT(!memcmp(k.aux, iv, 16) && !ecb);
+				break;
+			default:
+				EXPECT(0);
+			}
+			/* the key's shape, the direction, the length */
+			memset(&k, 0, sizeof(k));
+			k.len = 32;
+			EXPECT(!gpu_aes_kseg_mode(&k, alg, dir, iv, 16 - tweak,
+						  16, 0, &ecb));
+			EXPECT(!gpu_aes_kseg_mode(&k, alg, 2, iv, tweak, 16, 0,
+						  &ecb));
+			k.len = 15;
+			EXPECT(gpu_aes_kseg_mode(&k, alg, dir, iv, tweak, 16, 0,
+						 &ecb) ==
+			       gpu_aes_alg_len_valid(alg, 15));
+			k.len = 32;
+			EXPECT(gpu_aes_kseg_mode(&k, alg, dir, iv, tweak, 3, 0,
+						 &ecb) == !gpu_aes_alg_aead(alg));
+		}
+	}
+	memset(&k, 0, sizeof(k));
+	EXPECT(!gpu_aes_kseg_mode(&k, 0, 0, iv, 0, 16, 0, &ecb));
+	EXPECT(!gpu_aes_kseg_mode(&k, GPU_AES_ALG_MAX + 1, 0, iv, 0, 16, 0,
+				  &ecb));
+	EXPECT(k.op == 0 && k.len == 0);
+	/* the modes as they are */
+	EXPECT(gpu_aes_alg_aux(GPU_AES_ALG_ECB) == GPU_AES_AUX_NONE);
+	EXPECT(gpu_aes_alg_aux(GPU_AES_ALG_CTR) == GPU_AES_AUX_NONE);
+	EXPECT(gpu_aes_alg_aux(GPU_AES_ALG_XTS) == GPU_AES_AUX_TWEAK);
+	EXPECT(gpu_aes_alg_aux(GPU_AES_ALG_GCM) == GPU_AES_AUX_J0);
+	EXPECT(gpu_aes_alg_aux(GPU_AES_ALG_CBC) == GPU_AES_AUX_IV);
+	EXPECT(gpu_aes_kop(GPU_AES_ALG_CBC, GPU_AES_DIR_ENCRYPT) ==
+	       GPU_AES_KOP_CBC_ENC);
+	EXPECT(gpu_aes_kop(GPU_AES_ALG_CTR, GPU_AES_DIR_DECRYPT) ==
+	       GPU_AES_KOP_CTR_DEC);
+}
+
+/*
  * The op table's rules that the kernel's structure relies on: a serial
  * op runs on encrypting CTAs (no inverse tables) in the EXT build only;
  * a CBC op takes its chain from chunk aux; op numbers past the last are
@@ -595,7 +674,7 @@ static void test_kop_flags(void)
 	static const struct {
 		uint32_t op, flags;
 	} want[] = {
-		{ GPU_AES_KOP_CTR, 0 },
+		{ GPU_AES_KOP_CTR_ENC, 0 },
 		{ GPU_AES_KOP_ECB_ENC, 0 },
 		{ GPU_AES_KOP_ECB_DEC, GPU_AES_KOPF_DEC_TABLES },
 		{ GPU_AES_KOP_XTS_ENC, GPU_AES_KOPF_EXT | GPU_AES_KOPF_TWEAK },
@@ -620,7 +699,7 @@ static void test_kop_flags(void)
 			EXPECT(!(f & GPU_AES_KOPF_DEC_TABLES) &&
 			       (f & GPU_AES_KOPF_EXT) &&
 			       !(f & GPU_AES_KOPF_GHASH));
-		if (op > GPU_AES_KOP_CBC_DEC)
+		if (op >= GPU_AES_NR_KOPS)
 			EXPECT(f == 0);
 	}
 }
@@ -638,7 +717,7 @@ static void test_chunks_serial(void)
 		uint32_t blocks;
 	} in[] = {
 		{ GPU_AES_KOP_CBC_ENC, 10 },
-		{ GPU_AES_KOP_CTR, 5000 },
+		{ GPU_AES_KOP_CTR_ENC, 5000 },
 		{ GPU_AES_KOP_CBC_DEC, 9000 },
 		{ GPU_AES_KOP_CBC_ENC, 300 },
 		{ GPU_AES_KOP_ECB_ENC, 0 },
@@ -670,7 +749,7 @@ static void test_chunks_serial(void)
 	/* A 1 GiB chain next to 1000 CTR blocks: the chunks are CTR's. */
 	s[0].op = GPU_AES_KOP_CBC_ENC;
 	s[0].len = 1U << 30;
-	s[1].op = GPU_AES_KOP_CTR;
+	s[1].op = GPU_AES_KOP_CTR_ENC;
 	s[1].len = 16 * 1000;
 	EXPECT(gpu_aes_chunk_blocks(s, 2, 132) == 256);
 	EXPECT(gpu_aes_count_chunks(s, 2, 256) == 1 + 4);
@@ -828,7 +907,8 @@ static void test_cbc(void)
 		rng_fill(&g, iv, 16);
 		rng_fill(&g, pt, len);
 		EXPECT(gpu_aes_dev_expand_key(key, kl, &dk, &nr) == 0);
-		EXPECT(ref_crypt(5, 0, key, kl, iv, pt, ct, len) == 0);
+		EXPECT(ref_crypt(GPU_AES_ALG_CBC, GPU_AES_DIR_ENCRYPT, key, kl,
+				 iv, pt, ct, len) == 0);
 		memcpy(buf, ct, len);
 		cbc_dec_emulate(&dk, nr, iv, buf, len, chunk, nt);
 		if (memcmp(buf, pt, len)) {
@@ -844,7 +924,8 @@ static void test_cbc(void)
 		}
 		/* OpenSSL in place gives the same (the cpu backend relies on it) */
 		memcpy(buf, ct, len);
-		EXPECT(ref_crypt(5, 1, key, kl, iv, buf, buf, len) == 0 &&
+		EXPECT(ref_crypt(GPU_AES_ALG_CBC, GPU_AES_DIR_DECRYPT, key, kl,
+				 iv, buf, buf, len) == 0 &&
 		       !memcmp(buf, pt, len));
 	}
 	EXPECT(ok_dec);
@@ -1204,6 +1285,7 @@ int main(void)
 	test_ctr();
 	test_chunks();
 	test_kop_flags();
+	test_kseg_mode();
 	test_chunks_serial();
 	test_merge_runs();
 	test_tables();

@@ -27,6 +27,8 @@
  */
 #include <kunit/test.h>
 
+#include "cost.h"
+#include "cost_hooks.h"
 #include "dispatch.h"
 #include "fake_helper.h"
 #include "ring.h"

@@ -112,11 +112,14 @@ int fake_helper_compute(struct fake_helper *h, const struct gpu_aes_sqe *sqe)
 	case GPU_AES_ALG_XTS:
 		aes_ref_xts(&ctx, &tweak, dec, sqe->iv, buf, sqe->len);
 		break;
-	default:
+	case GPU_AES_ALG_GCM:
 		ret = fake_helper_gcm(h, sqe);
 		if (ret == -EINVAL)
 			goto bad;
 		break;
+	default:
+		/* a mode of the table with no reference here */
+		goto bad;
 	}
 	memzero_explicit(&ctx, sizeof(ctx));
 	memzero_explicit(&tweak, sizeof(tweak));

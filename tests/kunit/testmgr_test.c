@@ -19,9 +19,11 @@
 #include <kunit/test.h>
 
 #include "aead.h"
+#include "dispatch.h"
 #include "fake_helper.h"
 #include "job.h"
 #include "skcipher.h"
+#include "stats.h"
 #include "test_util.h"
 
 static void gt_expect_ours(struct kunit *test, const char *name,
@@ -218,8 +220,60 @@ static void gpu_aes_testmgr_boot(struct kunit *test)
 	gt_expect_all_ours(test);
 }
 
+/*
+ * A mode is ours exactly where the kernel has its CPU driver to fall back
+ * on, and what the module reports says the same: its descriptor, INFO's
+ * set, its ring counter's name and its line in dispatch/cpu_drivers.
+ */
+static void gpu_aes_registered_follows_kernel(struct kunit *test)
+{
+	const struct gpu_aes_alg_desc *d;
+	char *page, *drivers, line[GPU_AES_ALG_NAME_MAX + 3];
+	unsigned int alg, present = 0;
+	bool has;
+
+	gt_wait_algs_tested(test);
+	/* sysfs_emit_at() takes a page; a line is "\nNAME DRIVER". */
+	page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	drivers = kunit_kzalloc(test, PAGE_SIZE + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_NOT_NULL(test, drivers);
+	KUNIT_ASSERT_GT(test, gpu_aes_dispatch_cpu_drivers_show(page), 0);
+	drivers[0] = '\n';
+	memcpy(drivers + 1, page, PAGE_SIZE - 1);
+	for (alg = 1; alg <= GPU_AES_ALG_MAX; alg++) {
+		d = gpu_aes_alg_row_desc(alg - 1);
+		/* Ours carry NEED_FALLBACK: this finds the CPU's only. */
+		has = d->aead ?
+		      crypto_has_alg(d->cra_name, CRYPTO_ALG_TYPE_AEAD,
+				     CRYPTO_ALG_TYPE_MASK |
+				     CRYPTO_ALG_NEED_FALLBACK) :
+		      crypto_has_skcipher(d->cra_name, 0,
+					  CRYPTO_ALG_NEED_FALLBACK);
+		kunit_info(test, "%s: %s\n", d->cra_name,
+			   has ? "registered" : "absent");
+		present += has;
+		KUNIT_EXPECT_EQ_MSG(test, !!gpu_aes_alg_desc(alg), has, "%s",
+				    d->cra_name);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    !!(gpu_aes_alg_set() & GPU_AES_ALG_BIT(alg)),
+				    has, "%s", d->cra_name);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    !!gpu_aes_stat_names[gpu_aes_alg_ring_stat(d)],
+				    has, "%s", d->cra_name);
+		snprintf(line, sizeof(line), "\n%s ", d->name);
+		KUNIT_EXPECT_EQ_MSG(test, !!strstr(drivers, line), has, "%s",
+				    d->cra_name);
+		KUNIT_EXPECT_EQ_MSG(test, crypto_has_alg(d->driver, 0, 0), has,
+				    "%s", d->driver);
+	}
+	/* What the module cannot do without: its tests use them all. */
+	KUNIT_EXPECT_GE(test, present, 5U);
+}
+
 static struct kunit_case gpu_aes_testmgr_cases[] = {
 	KUNIT_CASE(gpu_aes_testmgr_boot),
+	KUNIT_CASE(gpu_aes_registered_follows_kernel),
 	KUNIT_CASE_SLOW(gpu_aes_testmgr_through_ring),
 	KUNIT_CASE_SLOW(gpu_aes_testmgr_cbc_templates),
 	{}
