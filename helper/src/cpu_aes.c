@@ -89,11 +89,13 @@ static EVP_CIPHER_CTX *ctx_get(struct gpu_aes_cpu_key *kc, unsigned int idx)
 	/* A stream mode encrypts its keystream both ways. */
 	int enc = idx % 2 == GPU_AES_DIR_ENCRYPT || idx == CTX_TWEAK ||
 		  gpu_aes_alg_kind(alg) == GPU_AES_KIND_STREAM;
-	const EVP_CIPHER *cipher = cipher_for(idx, kc->key_len);
+	const EVP_CIPHER *cipher;
 	int ok;
 
 	if (ctx)
 		return ctx;
+	/* A name lookup (a snprintf and a hash) per context, not per request. */
+	cipher = cipher_for(idx, kc->key_len);
 	if (!cipher)
 		return NULL;
 	/* The provider's copy holds the expanded key: out of core dumps. */
