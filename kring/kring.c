@@ -109,8 +109,12 @@ static int kring_cpu_crypt(struct kring_req *r)
 		return -ENOMEM;
 	if (t->desc->iv_bytes)
 		memcpy(iv, r->iv, t->desc->iv_bytes);
-	/* Block chaining: the last input block, before an in-place run. */
-	if (r->len >= sizeof(in_last))
+	/*
+	 * Block chaining: the last input block, before an in-place run; no
+	 * other mode's output IV reads it (the kernel's CPU drivers copy it
+	 * for CBC alone too).
+	 */
+	if (t->desc->out_iv == GPU_AES_OUT_IV_CHAIN && r->len >= sizeof(in_last))
 		memcpy(in_last, op.in + r->len - sizeof(in_last),
 		       sizeof(in_last));
 	status = gpu_aes_cpu_crypt(k, &op);
