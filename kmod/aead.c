@@ -173,13 +173,7 @@ static void gpu_aes_aead_fill(struct gpu_aes_aead *a,
 
 	memset(a, 0, sizeof(*a));
 	a->desc = d;
-	strscpy(alg->base.cra_name, d->cra_name, CRYPTO_MAX_ALG_NAME);
-	strscpy(alg->base.cra_driver_name, d->driver, CRYPTO_MAX_ALG_NAME);
-	alg->base.cra_priority = gpu_aes_priority + d->priority_above;
-	alg->base.cra_flags = GPU_AES_CRA_FLAGS;
-	alg->base.cra_blocksize = d->blocksize;
-	alg->base.cra_ctxsize = sizeof(struct gpu_aes_aead_ctx);
-	alg->base.cra_module = THIS_MODULE;
+	gpu_aes_cra_fill(&alg->base, d, sizeof(struct gpu_aes_aead_ctx));
 	alg->ivsize = d->iv_bytes;
 	alg->maxauthsize = AES_BLOCK_SIZE;
 	alg->chunksize = AES_BLOCK_SIZE;

@@ -174,6 +174,18 @@ static void gpu_aes_exit_tfm(struct crypto_skcipher *tfm)
 	crypto_free_skcipher(ctx->fallback);
 }
 
+void gpu_aes_cra_fill(struct crypto_alg *base, const struct gpu_aes_alg_desc *d,
+		      unsigned int ctxsize)
+{
+	strscpy(base->cra_name, d->cra_name, CRYPTO_MAX_ALG_NAME);
+	strscpy(base->cra_driver_name, d->driver, CRYPTO_MAX_ALG_NAME);
+	base->cra_priority = gpu_aes_priority + d->priority_above;
+	base->cra_flags = GPU_AES_CRA_FLAGS;
+	base->cra_blocksize = d->blocksize;
+	base->cra_ctxsize = ctxsize;
+	base->cra_module = THIS_MODULE;
+}
+
 /* One per skcipher descriptor (alg.c), filled in at registration. */
 static struct gpu_aes_skcipher gpu_aes_skciphers[GPU_AES_NR_ALGS];
 static unsigned int gpu_aes_nr_skciphers;
@@ -185,13 +197,7 @@ static void gpu_aes_skcipher_fill(struct gpu_aes_skcipher *a,
 
 	memset(a, 0, sizeof(*a));
 	a->desc = d;
-	strscpy(alg->base.cra_name, d->cra_name, CRYPTO_MAX_ALG_NAME);
-	strscpy(alg->base.cra_driver_name, d->driver, CRYPTO_MAX_ALG_NAME);
-	alg->base.cra_priority = gpu_aes_priority + d->priority_above;
-	alg->base.cra_flags = GPU_AES_CRA_FLAGS;
-	alg->base.cra_blocksize = d->blocksize;
-	alg->base.cra_ctxsize = sizeof(struct gpu_aes_tfm_ctx);
-	alg->base.cra_module = THIS_MODULE;
+	gpu_aes_cra_fill(&alg->base, d, sizeof(struct gpu_aes_tfm_ctx));
 	alg->min_keysize = d->key_parts * AES_MIN_KEY_SIZE;
 	alg->max_keysize = d->key_parts * AES_MAX_KEY_SIZE;
 	alg->ivsize = d->iv_bytes;

@@ -22,6 +22,16 @@
 				 CRYPTO_ALG_NEED_FALLBACK)
 
 /**
+ * gpu_aes_cra_fill() - what every algorithm of ours has in its base:
+ *	names, priority, flags, block and context size, owner.
+ * @base: the skcipher's or AEAD's base.
+ * @d: its mode's descriptor.
+ * @ctxsize: its tfm context's size.
+ */
+void gpu_aes_cra_fill(struct crypto_alg *base, const struct gpu_aes_alg_desc *d,
+		      unsigned int ctxsize);
+
+/**
  * struct gpu_aes_tfm_ctx - per-tfm context.
  * @fallback: the CPU driver of the same algorithm (skcipher.c).
  * @desc: the algorithm's descriptor (job.h).
