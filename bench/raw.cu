@@ -259,6 +259,8 @@ struct raw_op {
 
 const raw_op raw_ops[] = {
 	{ GPU_AES_KOP_CTR_ENC, "ctr", 7, 0, false },
+	/* CTR's code with HCTR2's counter: the IV in aux (zero here) */
+	{ GPU_AES_KOP_XCTR_ENC, "xctr", 7, 0, false },
 	{ GPU_AES_KOP_ECB_ENC, "ecb-enc", 7, 0, false },
 	{ GPU_AES_KOP_ECB_DEC, "ecb-dec", 7, 0, false },
 	/* no AES-192-XTS, -GCM or -CBC figure asked for */

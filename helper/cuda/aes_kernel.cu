@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * aes_kernel.cu - table-driven AES (ECB enc/dec, CTR, XTS, GCM, CBC;
+ * aes_kernel.cu - table-driven AES (ECB enc/dec, CTR, XTS, GCM, CBC, XCTR;
  * 128/192/256) over a batch of segments, one launch per batch.
  *
  * Design (after Tezcan 2021 / CUDA_AES, see NOTES.md for the measurements):
@@ -216,12 +216,34 @@ __device__ __forceinline__ void ctr_words(const gpu_aes_kseg &sg, uint32_t bi,
 	w[3] = __byte_perm((uint32_t)lo, 0, 0x0123);
 }
 
+/*
+ * XCTR's counter block bi (from 0): the IV, in sg.aux as the kernel reads
+ * words (AUX IV), XOR le128(bi + 1), whose words above the second stay
+ * zero for any segment.
+ */
+__device__ __forceinline__ void xctr_words(const gpu_aes_kseg &sg,
+					   uint32_t bi, uint32_t *w)
+{
+	const uint64_t n = (uint64_t)bi + 1;
+
+	w[0] = sg.aux[0] ^ (uint32_t)n;
+	w[1] = sg.aux[1] ^ (uint32_t)(n >> 32);
+	w[2] = sg.aux[2];
+	w[3] = sg.aux[3];
+}
+
+/*
+ * ECB, and the stream modes CTR and XCTR (OP their _ENC op: a stream op
+ * is its own inverse), a block per thread and B in flight.
+ */
 template <int V, int OP, int R, int B>
 __device__ void run_chunk(const char *smb, uint32_t lane4, uint8_t *base,
 			  const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
 			  const gpu_aes_dev_key *keys)
 {
 	const bool DEC = gpu_aes_kop_has(OP, GPU_AES_KOPF_DEC_TABLES);
+	const bool STREAM = OP == GPU_AES_KOP_CTR_ENC ||
+			    OP == GPU_AES_KOP_XCTR_ENC;
 	const uint32_t *src = DEC ? keys[sg.key].drk : keys[sg.key].erk;
 	uint32_t rk[4 * (R + 1)];
 	uint8_t *p = base + sg.off;
@@ -247,6 +269,8 @@ __device__ void run_chunk(const char *smb, uint32_t lane4, uint8_t *base,
 				       make_uint4(0, 0, 0, 0);
 			if (OP == GPU_AES_KOP_CTR_ENC) {
 				ctr_words(sg, bi, s[b]);
+			} else if (OP == GPU_AES_KOP_XCTR_ENC) {
+				xctr_words(sg, bi, s[b]);
 			} else {
 				s[b][0] = in[b].x;
 				s[b][1] = in[b].y;
@@ -267,7 +291,7 @@ __device__ void run_chunk(const char *smb, uint32_t lane4, uint8_t *base,
 
 			if (i >= ch.nblocks)
 				continue;
-			if (OP == GPU_AES_KOP_CTR_ENC) {
+			if (STREAM) {
 				o = make_uint4(in[b].x ^ s[b][0],
 					       in[b].y ^ s[b][1],
 					       in[b].z ^ s[b][2],
@@ -279,7 +303,7 @@ __device__ void run_chunk(const char *smb, uint32_t lane4, uint8_t *base,
 			if ((uint64_t)bi * 16 + 16 <= sg.len) {
 				__stcs(reinterpret_cast<uint4 *>(q), o);
 			} else {
-				/* CTR's partial last block, byte by byte. */
+				/* a stream's partial last block, byte by byte */
 				uint32_t n = sg.len - bi * 16;
 
 #pragma unroll
@@ -945,9 +969,12 @@ __device__ void run_gcm(const char *smb, uint32_t lane4, uint8_t *base,
 	} while (0)
 
 /*
- * EXT: the kernel also runs XTS and GCM.  Their register needs (GHASH's
- * products next to 60 round-key words) make ptxas spill, so batches of
- * ECB and CTR alone use a kernel without them and keep its allocation.
+ * EXT: the kernel also runs XTS, GCM, CBC and XCTR.  Their register needs
+ * (GHASH's products next to 60 round-key words) make ptxas spill, so
+ * batches of ECB and CTR alone use a kernel without them and keep its
+ * allocation.  XCTR is CTR's code with another counter, but a third
+ * run_chunk() instance in the plain kernels cost one of them a spill
+ * (bpt 4, ptxas -v for sm_90), so it runs in the EXT build.
  * Forced inline: left a call, the EXT build spills ~300 B around it.
  */
 template <int V, int B, bool EXT, bool STAGE>
@@ -962,6 +989,11 @@ dispatch(const char *smb, uint32_t lane4, uint8_t *base, const gpu_aes_kseg &sg,
 	case GPU_AES_KOP_CTR_ENC:
 	case GPU_AES_KOP_CTR_DEC:	/* its own inverse: one instance */
 		BY_ROUNDS((run_chunk<V, GPU_AES_KOP_CTR_ENC, R_, B>(smb, lane4, base, sg, ch, keys)));
+		break;
+	case GPU_AES_KOP_XCTR_ENC:
+	case GPU_AES_KOP_XCTR_DEC:	/* its own inverse: one instance */
+		if (EXT)
+			BY_ROUNDS((run_chunk<V, GPU_AES_KOP_XCTR_ENC, R_, B>(smb, lane4, base, sg, ch, keys)));
 		break;
 	case GPU_AES_KOP_ECB_ENC:
 		BY_ROUNDS((run_chunk<V, GPU_AES_KOP_ECB_ENC, R_, B>(smb, lane4, base, sg, ch, keys)));
@@ -993,6 +1025,15 @@ dispatch(const char *smb, uint32_t lane4, uint8_t *base, const gpu_aes_kseg &sg,
 		break;
 	}
 }
+
+/*
+ * dispatch() and dispatch_serial() have a case for every op: an op with
+ * none would leave its segments' bytes as they came, completed OK.  A new
+ * mode's row (uapi/gpu_aes.h) adds two ops: their cases first, then the
+ * count here (docs/design.md, "Adding a mode").
+ */
+static_assert(GPU_AES_NR_KOPS == 12,
+	      "every op has its case in dispatch() or dispatch_serial()");
 
 /* A serial chunk, run whole by the calling thread alone. */
 template <int V>
@@ -1252,7 +1293,7 @@ kfn pick(unsigned int variant, unsigned int bpt, bool ext)
 	static const kfn fns[2][2][3] = {
 		{ { aes_batch<0, 1, false>, aes_batch<0, 2, false>, aes_batch<0, 4, false> },
 		  { aes_batch<1, 1, false>, aes_batch<1, 2, false>, aes_batch<1, 4, false> } },
-		/* XTS, GCM, CBC: one block per thread, bpt does not apply */
+		/* XTS, GCM, CBC, XCTR: one block per thread, bpt does not apply */
 		{ { aes_batch<0, 1, true>, aes_batch<0, 1, true>, aes_batch<0, 1, true> },
 		  { aes_batch<1, 1, true>, aes_batch<1, 1, true>, aes_batch<1, 1, true> } },
 	};

@@ -9,7 +9,8 @@
  * (uapi/gpu_aes.h, the EVP column).  XTS is EVP's for 128 and 256-bit
  * keys with distinct halves; AES-192 keys and equal halves (which EVP
  * does not do) and data units longer than EVP's IEEE 1619 limit go
- * through xts_ecb.c, built from AES-ECB.
+ * through xts_ecb.c, built from AES-ECB.  XCTR, which OpenSSL lacks, is
+ * built in cpu_aes.c from the ECB cipher its EVP column names.
  */
 #ifndef GPU_AES_HELPER_CPU_AES_H
 #define GPU_AES_HELPER_CPU_AES_H

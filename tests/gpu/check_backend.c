@@ -28,8 +28,9 @@
  * yet): batches of segments as the core hands them over, the same batch
  * to the cuda backend on one region and to the cpu backend on another;
  * every status and every byte (text, GCM tag) must agree, and every CBC
- * request must equal OpenSSL's CBC.  Most segments are CBC, both ways,
- * every key size, 16 B..32 MiB, mixed with ECB, CTR, XTS and GCM, 1 to
+ * request must equal OpenSSL's CBC, every XCTR one ref.c's XCTR.  Most
+ * segments are CBC, both ways, every key size, 16 B..32 MiB, mixed with
+ * ECB, CTR, XTS, GCM and XCTR, 1 to
  * 4096 per batch (zero-copy, copy-engine and piecewise batches), some CBC
  * decryptions continuing the request before them in memory (IV = its
  * last ciphertext block, which the GPU overwrites meanwhile).
@@ -729,7 +730,7 @@ static int p4_round(struct p4 *p, struct rng *g, unsigned int n, int big,
 
 	for (i = 0; i < n; i++) {
 		struct gpu_aes_segment *s = &sg[nr];
-		unsigned int pick = (unsigned int)(rng_next(g) % 16);
+		unsigned int pick = (unsigned int)(rng_next(g) % 17);
 		const struct gpu_aes_segment *pv = nr ? &sg[nr - 1] : NULL;
 		int chain = pv && pv->alg == GPU_AES_ALG_CBC &&
 			    pv->dir == GPU_AES_DIR_DECRYPT &&
@@ -739,7 +740,7 @@ static int p4_round(struct p4 *p, struct rng *g, unsigned int n, int big,
 		memset(s, 0, sizeof(*s));
 		s->alg = pick < 9 ? GPU_AES_ALG_CBC : pick < 11 ? GPU_AES_ALG_ECB :
 			 pick < 13 ? GPU_AES_ALG_CTR : pick < 15 ? GPU_AES_ALG_XTS :
-			 GPU_AES_ALG_GCM;
+			 pick < 16 ? GPU_AES_ALG_GCM : GPU_AES_ALG_XCTR;
 		s->dir = (uint8_t)(rng_next(g) % 2);
 		s->key_slot = (uint16_t)(s->alg == GPU_AES_ALG_XTS ?
 					 6 + rng_next(g) % 3 :
@@ -779,8 +780,8 @@ static int p4_round(struct p4 *p, struct rng *g, unsigned int n, int big,
 		rng_fill(g, p->in + off, span);
 		if (chain)
 			memcpy(s->iv, p->in + pv->data_off + pv->len - 16, 16);
-		if (s->alg == GPU_AES_ALG_CBC &&
-		    ref_crypt(GPU_AES_ALG_CBC, s->dir, p->keys[s->key_slot],
+		if ((s->alg == GPU_AES_ALG_CBC || s->alg == GPU_AES_ALG_XCTR) &&
+		    ref_crypt(s->alg, s->dir, p->keys[s->key_slot],
 			      p4_key_len(s->key_slot), s->iv, p->in + off,
 			      p->want + off, s->len))
 			return -1;
@@ -821,7 +822,8 @@ static int p4_round(struct p4 *p, struct rng *g, unsigned int n, int big,
 		if (ok && a->status == GPU_AES_STATUS_OK)
 			ok = !memcmp(p->r[0].data + a->data_off,
 				     p->r[1].data + a->data_off, span);
-		if (ok && a->alg == GPU_AES_ALG_CBC)
+		if (ok && (a->alg == GPU_AES_ALG_CBC ||
+			   a->alg == GPU_AES_ALG_XCTR))
 			ok = !memcmp(p->r[0].data + a->data_off,
 				     p->want + a->data_off, a->len);
 		if (ok) {

@@ -7,6 +7,44 @@
 #include <openssl/evp.h>
 #include <string.h>
 
+/*
+ * HCTR2's XCTR (the kernel's xctr(aes)): block i, from 1, is XORed with
+ * E_K(IV ^ le128(i)), the counter carried over all 16 bytes here; the
+ * counter blocks go through OpenSSL's ECB a batch at a time.
+ */
+static int ref_xctr(const uint8_t *key, unsigned int key_len,
+		    const uint8_t iv[16], const uint8_t *in, uint8_t *out,
+		    size_t len)
+{
+	enum { BATCH = 4096 };
+	uint8_t ks[BATCH];
+	const EVP_CIPHER *c = key_len == 16 ? EVP_aes_128_ecb() :
+			      key_len == 24 ? EVP_aes_192_ecb() :
+					      EVP_aes_256_ecb();
+	EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+	uint8_t ctr[16] = { 1 };
+	size_t off, n, j;
+	int ok, outl = 0;
+
+	ok = ctx && EVP_EncryptInit_ex(ctx, c, NULL, key, NULL) &&
+	     EVP_CIPHER_CTX_set_padding(ctx, 0);
+	for (off = 0; ok && off < len; off += n) {
+		n = len - off < BATCH ? len - off : BATCH;
+		for (j = 0; j < n; j += 16) {
+			for (int k = 0; k < 16; k++)
+				ks[j + k] = iv[k] ^ ctr[k];
+			for (int k = 0; k < 16 && !++ctr[k]; k++)
+				;
+		}
+		ok = EVP_EncryptUpdate(ctx, ks, &outl, ks, (int)j) &&
+		     outl == (int)j;
+		for (j = 0; ok && j < n; j++)
+			out[off + j] = in[off + j] ^ ks[j];
+	}
+	EVP_CIPHER_CTX_free(ctx);
+	return ok ? 0 : -1;
+}
+
 int ref_crypt(int alg, int dir, const uint8_t *key, unsigned int key_len,
 	      const uint8_t iv[16], const uint8_t *in, uint8_t *out,
 	      size_t len)
@@ -15,6 +53,8 @@ int ref_crypt(int alg, int dir, const uint8_t *key, unsigned int key_len,
 	EVP_CIPHER_CTX *ctx;
 	int ok, n = 0;
 
+	if (alg == GPU_AES_ALG_XCTR)
+		return ref_xctr(key, key_len, iv, in, out, len);
 	if (alg == GPU_AES_ALG_CTR)
 		c = key_len == 16 ? EVP_aes_128_ctr() :
 		    key_len == 24 ? EVP_aes_192_ctr() : EVP_aes_256_ctr();

@@ -11,8 +11,9 @@ extern "C" {
 #endif
 
 /*
- * alg: 1 ECB, 2 CTR, 5 CBC (enum gpu_aes_alg); dir: 0 enc, 1 dec.  0 or
- * -1.  CBC: in and out may be the same buffer.
+ * alg: 1 ECB, 2 CTR, 5 CBC, 6 XCTR (enum gpu_aes_alg; XCTR over OpenSSL's
+ * ECB, which has none); dir: 0 enc, 1 dec.  0, or -1 (also for a mode
+ * with no reference here).  CBC, XCTR: in and out may be the same buffer.
  */
 int ref_crypt(int alg, int dir, const uint8_t *key, unsigned int key_len,
 	      const uint8_t iv[16], const uint8_t *in, uint8_t *out,

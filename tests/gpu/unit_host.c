@@ -657,10 +657,13 @@ static void test_kseg_mode(void)
 	EXPECT(gpu_aes_alg_aux(GPU_AES_ALG_XTS) == GPU_AES_AUX_TWEAK);
 	EXPECT(gpu_aes_alg_aux(GPU_AES_ALG_GCM) == GPU_AES_AUX_J0);
 	EXPECT(gpu_aes_alg_aux(GPU_AES_ALG_CBC) == GPU_AES_AUX_IV);
+	EXPECT(gpu_aes_alg_aux(GPU_AES_ALG_XCTR) == GPU_AES_AUX_IV);
 	EXPECT(gpu_aes_kop(GPU_AES_ALG_CBC, GPU_AES_DIR_ENCRYPT) ==
 	       GPU_AES_KOP_CBC_ENC);
 	EXPECT(gpu_aes_kop(GPU_AES_ALG_CTR, GPU_AES_DIR_DECRYPT) ==
 	       GPU_AES_KOP_CTR_DEC);
+	EXPECT(gpu_aes_kop(GPU_AES_ALG_XCTR, GPU_AES_DIR_DECRYPT) ==
+	       GPU_AES_KOP_XCTR_DEC);
 }
 
 /*
@@ -688,6 +691,9 @@ static void test_kop_flags(void)
 				       GPU_AES_KOPF_CHAIN },
 		{ GPU_AES_KOP_CBC_DEC, GPU_AES_KOPF_EXT | GPU_AES_KOPF_CHAIN |
 				       GPU_AES_KOPF_DEC_TABLES },
+		/* CTR's code, but in the EXT build (aes_kernel.cu) */
+		{ GPU_AES_KOP_XCTR_ENC, GPU_AES_KOPF_EXT },
+		{ GPU_AES_KOP_XCTR_DEC, GPU_AES_KOPF_EXT },
 	};
 
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
@@ -930,6 +936,147 @@ static void test_cbc(void)
 	}
 	EXPECT(ok_dec);
 	EXPECT(ok_enc);
+}
+
+/*
+ * XCTR: run_chunk()'s counter replayed on the CPU (xctr_words(): the
+ * segment's aux, the IV in the kernel's words as gpu_aes_kseg_mode()
+ * leaves it for AUX IV, XOR block0 + i + 1 in the low two words), over
+ * the chunks the host cuts, a partial last block byte by byte; in place.
+ */
+static void xctr_emulate(const struct gpu_aes_dev_key *dk, unsigned int nr,
+			 const uint8_t iv[16], uint8_t *buf, uint32_t len,
+			 uint32_t chunk)
+{
+	struct gpu_aes_kseg sg;
+	size_t nser;
+	int ecb = 0;
+
+	memset(&sg, 0, sizeof(sg));
+	sg.len = len;
+	EXPECT(gpu_aes_kseg_mode(&sg, GPU_AES_ALG_XCTR, GPU_AES_DIR_DECRYPT,
+				 iv, 0, 0, 0, &ecb) == 1 && !ecb);
+	size_t nch = gpu_aes_count_chunks(&sg, 1, chunk);
+	struct gpu_aes_kchunk *ch = calloc(nch, sizeof(*ch));
+
+	if (!ch)
+		abort();
+	EXPECT(gpu_aes_build_chunks(&sg, 1, chunk, ch, &nser) == nch &&
+	       !nser);
+	gpu_aes_chunk_aux(&sg, dk, buf, ch, nch);
+	for (size_t ci = 0; ci < nch; ci++) {
+		static const uint32_t zero[4];
+
+		/* no chunk aux: block0 is all a chunk needs */
+		EXPECT(!memcmp(ch[ci].aux, zero, 16));
+		for (uint32_t i = 0; i < ch[ci].nblocks; i++) {
+			uint64_t bi = ch[ci].block0 + i, n = bi + 1;
+			uint32_t w[4] = { sg.aux[0] ^ (uint32_t)n,
+					  sg.aux[1] ^ (uint32_t)(n >> 32),
+					  sg.aux[2], sg.aux[3] };
+			uint8_t ks[16], *q = buf + 16 * bi;
+			uint32_t left = len - 16 * (uint32_t)bi;
+
+			emu(dk->erk, nr, 0, w);
+			unwords(w, ks);
+			for (uint32_t k = 0; k < 16 && k < left; k++)
+				q[k] ^= ks[k];
+		}
+	}
+	free(ch);
+}
+
+/*
+ * The GPU tests' XCTR reference (ref.c, over OpenSSL's ECB) against the
+ * kernel's known answers (crypto/testmgr.h, aes_xctr_tv_template: a
+ * partial block, a 256-bit key), then the kernel's counter over every
+ * chunk size against that reference.
+ */
+static void test_xctr(void)
+{
+	static const struct {
+		unsigned int klen, len;
+		uint8_t key[32], iv[16], pt[31], ct[31];
+	} tv[] = {
+		{ 16, 31,
+		  { 0x44, 0x03, 0xbf, 0x4c, 0x30, 0xf0, 0xa7, 0xd6,
+		    0xbd, 0x54, 0xbb, 0x66, 0x8e, 0xa6, 0x0e, 0x8a },
+		  { 0xe6, 0xf7, 0x26, 0xdf, 0x8c, 0x3c, 0xaa, 0x88,
+		    0xce, 0xc1, 0xbd, 0x43, 0x3b, 0x09, 0x62, 0xad },
+		  { 0x3c, 0xe3, 0x46, 0xb9, 0x8f, 0x9d, 0x3f, 0x8d,
+		    0xef, 0xf2, 0x53, 0xab, 0x24, 0xe2, 0x29, 0x08,
+		    0xf8, 0x7e, 0x1d, 0xa6, 0x6d, 0x86, 0x7d, 0x60,
+		    0x97, 0x63, 0x93, 0x29, 0x71, 0x94, 0xb4 },
+		  { 0xd4, 0xa3, 0xc6, 0xb8, 0xc1, 0x6f, 0x70, 0x1a,
+		    0x52, 0x0c, 0xed, 0x4c, 0xaf, 0x51, 0x56, 0x23,
+		    0x48, 0x45, 0x07, 0x10, 0x34, 0xc5, 0xba, 0x71,
+		    0xe5, 0xf8, 0x1e, 0xd8, 0xcb, 0xa6, 0xe7 } },
+		{ 32, 31,
+		  { 0x77, 0x5c, 0xc0, 0x73, 0x9a, 0x64, 0x97, 0x91,
+		    0x2f, 0xee, 0xe0, 0x20, 0xc2, 0x04, 0x59, 0x2e,
+		    0x97, 0xd2, 0xa7, 0x70, 0xb3, 0xb0, 0x21, 0x6b,
+		    0x8f, 0xbf, 0xb8, 0x51, 0xa8, 0xea, 0x0f, 0x62 },
+		  { 0x31, 0x8e, 0x1f, 0xcd, 0xfd, 0x23, 0xeb, 0x7f,
+		    0x8a, 0x1f, 0x1b, 0x23, 0x53, 0x27, 0x44, 0xe5 },
+		  { 0xcd, 0xff, 0x8c, 0x9b, 0x94, 0x5a, 0x51, 0x3f,
+		    0x40, 0x93, 0x56, 0x93, 0x66, 0x39, 0x63, 0x1f,
+		    0xbf, 0xe6, 0xa4, 0xfa, 0xbe, 0x79, 0x93, 0x03,
+		    0xf5, 0x66, 0x74, 0x16, 0xfc, 0xe4, 0xce },
+		  { 0x8b, 0xd3, 0xc3, 0xce, 0x66, 0xf8, 0x66, 0x4c,
+		    0xad, 0xd6, 0xf5, 0x0f, 0xd8, 0x99, 0x5a, 0x75,
+		    0xa1, 0x3c, 0xab, 0x0b, 0x21, 0x36, 0x57, 0x72,
+		    0x88, 0x29, 0xe9, 0xea, 0x4a, 0x8d, 0xe9 } },
+	};
+	static const uint32_t chunks[] = { 256, 512, 768, 1024, 4096 };
+	static uint8_t pt[(1U << 20) + 64], ct[sizeof(pt)], buf[sizeof(pt)];
+	struct rng g;
+	int ok = 1;
+
+	for (size_t i = 0; i < sizeof(tv) / sizeof(tv[0]); i++) {
+		struct gpu_aes_dev_key dk;
+		unsigned int nr;
+
+		EXPECT(ref_crypt(GPU_AES_ALG_XCTR, GPU_AES_DIR_ENCRYPT,
+				 tv[i].key, tv[i].klen, tv[i].iv, tv[i].pt,
+				 buf, tv[i].len) == 0 &&
+		       !memcmp(buf, tv[i].ct, tv[i].len));
+		EXPECT(gpu_aes_dev_expand_key(tv[i].key, tv[i].klen, &dk,
+					      &nr) == 0);
+		memcpy(buf, tv[i].ct, tv[i].len);
+		xctr_emulate(&dk, nr, tv[i].iv, buf, tv[i].len, 256);
+		EXPECT(!memcmp(buf, tv[i].pt, tv[i].len));
+	}
+	rng_seed(&g, 601);
+	for (int it = 0; it < 24; it++) {
+		unsigned int kl = 16 + 8 * (it % 3), nr;
+		/* past 2^16 blocks in some: the counter's third byte moves */
+		uint32_t len = 1 + (uint32_t)(rng_next(&g) %
+			(it % 4 ? 5000 : sizeof(pt)));
+		uint32_t chunk = chunks[rng_next(&g) % 5];
+		uint8_t key[32], iv[16];
+		struct gpu_aes_dev_key dk;
+
+		if (it == 3)
+			len = sizeof(pt) - 17;
+		rng_fill(&g, key, 32);
+		rng_fill(&g, iv, 16);
+		rng_fill(&g, pt, len);
+		EXPECT(gpu_aes_dev_expand_key(key, kl, &dk, &nr) == 0);
+		EXPECT(ref_crypt(GPU_AES_ALG_XCTR, GPU_AES_DIR_ENCRYPT, key, kl,
+				 iv, pt, ct, len) == 0);
+		memcpy(buf, pt, len);
+		xctr_emulate(&dk, nr, iv, buf, len, chunk);
+		if (memcmp(buf, ct, len)) {
+			printf("xctr emulation: kl %u len %u chunk %u\n", kl,
+			       len, chunk);
+			ok = 0;
+		}
+		/* the reference in place, the other way: the plaintext */
+		EXPECT(ref_crypt(GPU_AES_ALG_XCTR, GPU_AES_DIR_DECRYPT, key, kl,
+				 iv, buf, buf, len) == 0 &&
+		       !memcmp(buf, pt, len));
+	}
+	EXPECT(ok);
 }
 
 /* XTS composed from ECB (the reference for 192-bit keys) vs OpenSSL's. */
@@ -1292,6 +1439,7 @@ int main(void)
 	test_expand();
 	test_rounds();
 	test_cbc();
+	test_xctr();
 	test_shape();
 	test_tune_cache();
 	test_gpus();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The fake helper's AES: ECB, CBC, CTR and XTS in place over a flat buffer.
+ * The fake helper's AES: ECB, CBC, CTR, XTS and XCTR in place over a flat
+ * buffer.
  */
 #include <crypto/algapi.h>
 #include <crypto/gf128mul.h>
@@ -67,6 +68,32 @@ void aes_ref_ctr(const struct crypto_aes_ctx *ctx, const u8 iv[AES_BLOCK_SIZE],
 		len -= n;
 	}
 	memzero_explicit(ks, sizeof(ks));
+}
+
+/*
+ * HCTR2's XCTR, the kernel's xctr(aes): block i, from 1, is XORed with
+ * E_K(IV ^ le128(i)); a partial last block uses a prefix of its keystream
+ * block.  The counter is kept as 16 little-endian bytes and carries across
+ * all of them.
+ */
+void aes_ref_xctr(const struct crypto_aes_ctx *ctx,
+		  const u8 iv[AES_BLOCK_SIZE], u8 *buf, size_t len)
+{
+	u8 ctr[AES_BLOCK_SIZE] = { 1 }, blk[AES_BLOCK_SIZE];
+	size_t n;
+	int k;
+
+	while (len) {
+		n = min_t(size_t, len, AES_BLOCK_SIZE);
+		crypto_xor_cpy(blk, iv, ctr, AES_BLOCK_SIZE);
+		aes_encrypt(ctx, blk, blk);
+		crypto_xor(buf, blk, n);
+		for (k = 0; k < AES_BLOCK_SIZE && !++ctr[k]; k++)
+			;
+		buf += n;
+		len -= n;
+	}
+	memzero_explicit(blk, sizeof(blk));
 }
 
 static void aes_ref_xts_block(const struct crypto_aes_ctx *ctx, bool decrypt,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ECB, CBC, CTR and XTS over a flat buffer with the kernel's AES library (GCM
- * comes from lib/crypto/aesgcm.c, CONFIG_CRYPTO_LIB_AESGCM).
+ * ECB, CBC, CTR, XTS and XCTR over a flat buffer with the kernel's AES
+ * library (GCM comes from lib/crypto/aesgcm.c, CONFIG_CRYPTO_LIB_AESGCM).
  *
  * The fake helper's whole compute side: what gpu-aes-helper's cpu backend
  * does with OpenSSL, done here with lib/crypto/aes.c so the suites need no
@@ -23,6 +23,9 @@ void aes_ref_cbc(const struct crypto_aes_ctx *ctx, bool decrypt,
 		 const u8 iv[AES_BLOCK_SIZE], u8 *buf, size_t len);
 void aes_ref_ctr(const struct crypto_aes_ctx *ctx, const u8 iv[AES_BLOCK_SIZE],
 		 u8 *buf, size_t len);
+/* HCTR2's XCTR; its own inverse; the IV is not changed. */
+void aes_ref_xctr(const struct crypto_aes_ctx *ctx,
+		  const u8 iv[AES_BLOCK_SIZE], u8 *buf, size_t len);
 /* @len >= AES_BLOCK_SIZE; any tail is ciphertext stealing. */
 void aes_ref_xts(const struct crypto_aes_ctx *data,
 		 const struct crypto_aes_ctx *tweak, bool decrypt,

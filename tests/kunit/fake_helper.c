@@ -112,6 +112,9 @@ int fake_helper_compute(struct fake_helper *h, const struct gpu_aes_sqe *sqe)
 	case GPU_AES_ALG_XTS:
 		aes_ref_xts(&ctx, &tweak, dec, sqe->iv, buf, sqe->len);
 		break;
+	case GPU_AES_ALG_XCTR:
+		aes_ref_xctr(&ctx, sqe->iv, buf, sqe->len);
+		break;
 	case GPU_AES_ALG_GCM:
 		ret = fake_helper_gcm(h, sqe);
 		if (ret == -EINVAL)

@@ -114,13 +114,14 @@ static void gpu_aes_testmgr_through_ring(struct kunit *test)
 	gt_expect_all_ours(test);
 
 	/* It really was the ring, and the ring never needed the CPU. */
-	kunit_info(test, "testmgr sent %lld requests (ecb %lld, cbc %lld, ctr %lld, xts %lld, gcm %lld), %lld bytes to the ring, %lld auth failures\n",
+	kunit_info(test, "testmgr sent %lld requests (ecb %lld, cbc %lld, ctr %lld, xts %lld, gcm %lld, xctr %lld), %lld bytes to the ring, %lld auth failures\n",
 		   gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS),
 		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_ECB)),
 		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_CBC)),
 		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_CTR)),
 		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_XTS)),
 		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_GCM)),
+		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_XCTR)),
 		   gt_stats_delta(&s, GPU_AES_STAT_RING_BYTES),
 		   gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES));
 	KUNIT_EXPECT_GT(test, gt_stats_delta(&s, GPU_AES_STAT_RING_REQUESTS),
@@ -134,6 +135,14 @@ static void gpu_aes_testmgr_through_ring(struct kunit *test)
 	KUNIT_EXPECT_GT(test,
 			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_CBC)),
 			300);
+	/* xctr(aes): its vectors and the fuzzer, where the kernel has it */
+	if (IS_ENABLED(CONFIG_CRYPTO_XCTR)) {
+		KUNIT_EXPECT_NOT_NULL(test, gpu_aes_alg_desc(GPU_AES_ALG_XCTR));
+		KUNIT_EXPECT_GT(test,
+				gt_stats_delta(&s,
+					       GT_RING_STAT(GPU_AES_ALG_XCTR)),
+				300);
+	}
 	/* testmgr's inauthentic inputs: the helper's verdict, not the CPU's. */
 	KUNIT_EXPECT_GT(test, gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES), 0);
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_AUTH_FAILURES),
@@ -214,6 +223,43 @@ static void gpu_aes_testmgr_cbc_templates(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_HELPER_ERRORS), 0);
 }
 
+/*
+ * HCTR2 (fscrypt's filenames and contents mode) over xctr-aes-gpu:
+ * hctr2(aes) is hctr2_base(xctr(aes),polyval), so with the helper attached
+ * testmgr's HCTR2 vectors and fuzzer (against hctr2_base over
+ * xctr(aes-generic)) run their XCTR through the ring; the instance must end
+ * CRYPTO_ALG_TESTED.  Only where the kernel has HCTR2.
+ */
+static void gpu_aes_testmgr_hctr2(struct kunit *test)
+{
+	struct crypto_skcipher *sk;
+	struct gt_stats s;
+	const char *drv;
+
+	if (!IS_ENABLED(CONFIG_CRYPTO_HCTR2))
+		kunit_skip(test, "no CONFIG_CRYPTO_HCTR2");
+	gt_wait_algs_tested(test);
+	gt_set_ring_min_bytes(test, 0);
+	gt_set_timeout_ms(test, 600000);
+	gt_helper(test, FAKE_HELPER_ENTRIES, true);
+	gt_stats_snap(&s);
+	sk = crypto_alloc_skcipher("hctr2(aes)", 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sk);
+	drv = crypto_skcipher_driver_name(sk);
+	kunit_info(test, "hctr2(aes): %s\n", drv);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(drv, "xctr-aes-gpu"), "%s", drv);
+	KUNIT_EXPECT_TRUE_MSG(test, crypto_skcipher_alg(sk)->base.cra_flags &
+				    CRYPTO_ALG_TESTED, "%s", drv);
+	crypto_free_skcipher(sk);
+	kunit_info(test, "its self-tests sent %lld xctr requests to the ring\n",
+		   gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_XCTR)));
+	KUNIT_EXPECT_GT(test,
+			gt_stats_delta(&s, GT_RING_STAT(GPU_AES_ALG_XCTR)),
+			100);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_RECOMPUTED), 0);
+	KUNIT_EXPECT_EQ(test, gt_stats_delta(&s, GPU_AES_STAT_HELPER_ERRORS), 0);
+}
+
 /* Boot-time testmgr ran on the fallback: the algorithms must be ours too. */
 static void gpu_aes_testmgr_boot(struct kunit *test)
 {
@@ -269,6 +315,9 @@ static void gpu_aes_registered_follows_kernel(struct kunit *test)
 	}
 	/* What the module cannot do without: its tests use them all. */
 	KUNIT_EXPECT_GE(test, present, 5U);
+	/* xctr(aes) is the kernel's only with HCTR2 (or an arch driver) */
+	if (IS_ENABLED(CONFIG_CRYPTO_XCTR))
+		KUNIT_EXPECT_NOT_NULL(test, gpu_aes_alg_desc(GPU_AES_ALG_XCTR));
 }
 
 static struct kunit_case gpu_aes_testmgr_cases[] = {
@@ -276,6 +325,7 @@ static struct kunit_case gpu_aes_testmgr_cases[] = {
 	KUNIT_CASE(gpu_aes_registered_follows_kernel),
 	KUNIT_CASE_SLOW(gpu_aes_testmgr_through_ring),
 	KUNIT_CASE_SLOW(gpu_aes_testmgr_cbc_templates),
+	KUNIT_CASE_SLOW(gpu_aes_testmgr_hctr2),
 	{}
 };
 

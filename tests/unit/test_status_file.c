@@ -162,7 +162,8 @@ TEST(status_file_render_cpu)
 		"  \"counters\": {\"batches\": 3, \"requests\": 40, \"bytes\": 81920, \"invalid\": 1, \"sleeps\": 7,\n"
 		"    \"algorithms\": {\"ecb\": {\"requests\": 0, \"batches\": 0}, \"ctr\": {\"requests\": 30, \"batches\": 2},\n"
 		"      \"xts\": {\"requests\": 9, \"batches\": 1}, \"gcm\": {\"requests\": 0, \"batches\": 0},\n"
-		"      \"cbc\": {\"requests\": 0, \"batches\": 0}}}\n"
+		"      \"cbc\": {\"requests\": 0, \"batches\": 0},\n"
+		"      \"xctr\": {\"requests\": 0, \"batches\": 0}}}\n"
 		"}\n";
 	struct gpu_aes_status_static st;
 	char buf[4096];

@@ -14,7 +14,8 @@
 
 /*
  * The reference: OpenSSL EVP called directly (never through the helper):
- * ECB, CTR or CBC (in and out may be equal).  0 on success.
+ * ECB, CTR or CBC, and XCTR a block at a time over OpenSSL's ECB (in and
+ * out may be equal).  0 on success, -1 for another mode.
  */
 int ref_crypt(unsigned int alg, unsigned int dir, const uint8_t *key,
 	      size_t key_len, const uint8_t *iv, const uint8_t *in,

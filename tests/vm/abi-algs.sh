@@ -17,6 +17,16 @@
 # ring_<alg>_requests +0), the bytes still right.
 #
 # An algorithm with no case here fails: a new one must say how to test it.
+#
+# A mode registers only where the kernel has its CPU driver.  xctr(aes) is
+# one only with the xctr template (CONFIG_CRYPTO_XCTR, which HCTR2
+# selects: Debian's 6.1 and 6.12 have neither) or an architecture's own
+# driver (x86 AES-NI with AVX: xctr-aes-aesni; arm64: xctr-aes-ce).  With
+# none, the module must leave it out of everything: no xctr-aes-gpu in
+# /proc/crypto, no line in dispatch/cpu_drivers, no ring_xctr_requests,
+# and INFO does not offer it (the helper does not serve it).  Where it is
+# there, its reference is that CPU driver, as no xctr(aes-generic) exists
+# without the template.
 . "$(dirname "$0")/lib.sh"
 
 with_helper || { note "no helper: nothing is negotiated"; exit 0; }
@@ -42,6 +52,29 @@ else
 		fail "$hv serves '$served', the module has '$algs'"
 fi
 
+# The kernel's own xctr(aes) drivers, gpu_aes's aside.
+kernel_xctr=$(proc_crypto | awk '/^name/ { n = $3 } /^driver/ {
+	if (n == "xctr(aes)" && $3 != "xctr-aes-gpu") print $3 }' | tr '\n' ' ')
+# $algs is a word a line: no " xctr " in it to match.
+if echo "$algs" | grep -qx xctr; then
+	[ -n "$kernel_xctr" ] &&
+		pass "xctr: registered, the kernel has xctr(aes): $kernel_xctr" ||
+		fail "xctr: registered, but the kernel has no xctr(aes) of its own"
+else
+	ok=1
+	[ -z "$kernel_xctr" ] ||
+		{ note "the kernel has xctr(aes): $kernel_xctr"; ok=0; }
+	! grep -q '^driver *: xctr-aes-gpu$' /proc/crypto ||
+		{ note "xctr-aes-gpu is in /proc/crypto"; ok=0; }
+	[ ! -e "$STATS/ring_xctr_requests" ] ||
+		{ note "stats/ring_xctr_requests exists"; ok=0; }
+	! echo "$served" | tr ' ' '\n' | grep -qx xctr ||
+		{ note "the helper serves xctr: INFO offered it"; ok=0; }
+	[ $ok = 1 ] &&
+		pass "xctr: the kernel has no xctr(aes), and the module leaves it out (/proc/crypto, cpu_drivers, stats, INFO)" ||
+		fail "xctr: absent from dispatch/cpu_drivers, but not everywhere or not rightly"
+fi
+
 gcm_ref='gcm_base(ctr(aes-generic),ghash-generic)'
 for a in $algs; do
 	case $a in
@@ -50,6 +83,7 @@ for a in $algs; do
 	xts) set -- --klen 64 skcipher xts-aes-gpu 'xts(ecb(aes-generic))' ;;
 	gcm) set -- --ivlen 12 --aad 16 aead gcm-aes-gpu "$gcm_ref" ;;
 	cbc) set -- skcipher cbc-aes-gpu 'cbc(aes-generic)' ;;
+	xctr) set -- skcipher xctr-aes-gpu "${kernel_xctr%% *}" ;;
 	*) fail "$a: no case in abi-algs.sh"; continue ;;
 	esac
 	case $old:$a in

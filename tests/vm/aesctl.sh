@@ -137,16 +137,18 @@ say(re_req and [int(x) for x in re_req.groups()] ==
     "status: request totals in the text")
 
 # Algorithms: ours, passed, at the priority parameter (xts and gcm one
-# above, kmod/alg.c), and winning.
+# above, the mode table's PRIO), and winning; one for each mode the module
+# registered (dispatch/cpu_drivers: xctr only where the kernel has it).
 algs = {a["driver"]: a for a in j["algorithms"]}
-above = {"ecb-aes-gpu": 0, "cbc-aes-gpu": 0, "ctr-aes-gpu": 0, "xts-aes-gpu": 1,
-         "gcm-aes-gpu": 1}
+with open(base + "/dispatch/cpu_drivers") as f:
+    modes = [l.split()[0] for l in f if l.strip()]
+above = {m + "-aes-gpu": 1 if m in ("xts", "gcm") else 0 for m in modes}
 say(sorted(algs) == sorted(above) and
     all(a["selftest"] == "passed" and a["priority"] == params["priority"] + above[d] and
         a["selected"] and a["best_other"] and a["best_other"]["priority"] < a["priority"]
         for d, a in algs.items()),
-    "status --json: five drivers, self-tests passed, at their priorities, each wins its lookup "
-    "(aesni next)", j["algorithms"])
+    f"status --json: {len(above)} drivers ({' '.join(modes)}), self-tests passed, at their "
+    "priorities, each wins its lookup (aesni next)", j["algorithms"])
 for drv, a in algs.items():
     say(re.search(rf"\(aes\) +{drv} +{a['priority']}  passed +\d+  ours \(next: ", text),
         f"status: {drv} is ours in the table")
@@ -434,13 +436,18 @@ tm kill-server
 
 # ---- bench -------------------------------------------------------------------
 
+# Every algorithm the module registered (xctr only where the kernel has
+# it), three sizes each.
+modes=$(awk '{ printf "%s%s", s, $1; s = "|" }' \
+	/sys/class/misc/gpu_aes/dispatch/cpu_drivers)
+nmodes=$(awk 'END { print NR }' /sys/class/misc/gpu_aes/dispatch/cpu_drivers)
 gpu-aesctl bench --time 0.05 >"$d/bench.txt" 2>"$d/bench.err"
 rc=$?
-rows=$(grep -cE '^(ecb|cbc|ctr|xts|gcm)\(aes\)|^ {9} +[0-9.]+ KiB' "$d/bench.txt")
-if [ $rc = 0 ] && [ "$rows" = 15 ] &&
+rows=$(grep -cE "^($modes)\\(aes\\)|^ {9} +[0-9.]+ KiB" "$d/bench.txt")
+if [ $rc = 0 ] && [ "$rows" = $((3 * nmodes)) ] &&
    grep -q 'measures the path a consumer gets' "$d/bench.txt" &&
-   [ "$(grep -cE -- '-aes-gpu +[0-9.]+ +[0-9.]+ (ring|cpu:no_helper) ' "$d/bench.txt")" = 15 ]; then
-	pass "bench: the table, 5 algorithms x 3 sizes, every cell measured, our path $( with_helper && echo ring || echo cpu:no_helper)"
+   [ "$(grep -cE -- '-aes-gpu +[0-9.]+ +[0-9.]+ (ring|cpu:no_helper) ' "$d/bench.txt")" = $((3 * nmodes)) ]; then
+	pass "bench: the table, $nmodes algorithms x 3 sizes, every cell measured, our path $( with_helper && echo ring || echo cpu:no_helper)"
 else
 	sed 's/^/  | /' "$d/bench.txt" "$d/bench.err"
 	fail "bench: exit $rc, $rows rows"
@@ -451,7 +458,9 @@ python3 - "$d/bench.json" "$path" <<'EOF' >"$d/bench_check.out"
 import json, sys
 j, path = json.load(open(sys.argv[1])), sys.argv[2]
 r = j["results"]
-ok = len(r) == 5 and all(
+with open("/sys/class/misc/gpu_aes/dispatch/cpu_drivers") as f:
+    nmodes = sum(1 for l in f if l.strip())
+ok = len(r) == nmodes and all(
     x["gpu_aes"]["requests"] > 0 and x["other"]["requests"] > 0 and
     x["gpu_aes"]["path"][path] == x["gpu_aes"]["requests"] and
     x["gpu_aes"]["path"]["cpu" if path == "ring" else "ring"] == 0 and

@@ -215,6 +215,32 @@ static long possible_cpus(void)
 	return hi < 0 ? -1 : hi + 1;
 }
 
+/*
+ * The modes the module registered, as dispatch/cpu_drivers lists them
+ * ("NAME DRIVER" a line): GPU_AES_ALG_BIT() each, or 0 if unreadable.  A
+ * mode whose CPU driver this kernel lacks (xctr without the xctr template
+ * or an architecture's driver) is not there, and INFO must leave it out.
+ */
+static uint32_t registered_algs(void)
+{
+	FILE *f = fopen("/sys/class/misc/gpu_aes/dispatch/cpu_drivers", "r");
+	char line[256], name[32];
+	uint32_t set = 0;
+	uint8_t alg;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%31s", name) != 1)
+			continue;
+		for (alg = 1; alg <= GPU_AES_ALG_MAX; alg++)
+			if (!strcmp(name, gpu_aes_alg_name(alg)))
+				set |= GPU_AES_ALG_BIT(alg);
+	}
+	fclose(f);
+	return set;
+}
+
 /* Drops @cap from this process's effective and permitted sets. */
 static int drop_cap(unsigned int cap)
 {
@@ -332,7 +358,7 @@ static void access_nonroot(void)
 static void access_info(int fd, struct gpu_aes_info *info)
 {
 	uint8_t v2[64];
-	uint32_t v2ver;
+	uint32_t v2ver, algs = registered_algs();
 	long ncpu = possible_cpus();
 	int e;
 
@@ -343,10 +369,10 @@ static void access_info(int fd, struct gpu_aes_info *info)
 	      info->max_entries == GPU_AES_MAX_ENTRIES &&
 	      info->max_keys == GPU_AES_MAX_KEYS &&
 	      info->max_data_size == GPU_AES_MAX_DATA &&
-	      info->algs == GPU_AES_ALGS_KNOWN && !info->reserved[0] &&
+	      algs && info->algs == algs && !info->reserved[0] &&
 	      !info->reserved[1] && !info->reserved[2],
-	      "INFO before SETUP: version %u, features %#x, algs %#x, max_entries %u, max_keys %u, max_data_size %llu, reserved fields zero (errno %d)",
-	      info->abi_version, info->features, info->algs,
+	      "INFO before SETUP: version %u, features %#x, algs %#x (dispatch/cpu_drivers: %#x), max_entries %u, max_keys %u, max_data_size %llu, reserved fields zero (errno %d)",
+	      info->abi_version, info->features, info->algs, algs,
 	      info->max_entries, info->max_keys,
 	      (unsigned long long)info->max_data_size, e);
 	check(info->max_queues >= 1 && info->max_queues <= GPU_AES_MAX_QUEUES,

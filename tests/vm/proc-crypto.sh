@@ -1,5 +1,5 @@
 #!/bin/sh
-# proc-crypto.sh - the four drivers are registered, passed testmgr and win
+# proc-crypto.sh - our drivers are registered, passed testmgr and win
 # the lookup by name at the priority the module parameter says (xts and gcm
 # one above it); xts-aes-gpu and gcm-aes-gpu must outrank every other
 # xts(aes)/gcm(aes) driver (the guest's aesni ones, and any template over
@@ -85,6 +85,14 @@ check_driver ctr-aes-gpu 'ctr(aes)' "$prio" 1 16
 resolves ctr-aes-gpu 'ctr(aes)'
 check_driver cbc-aes-gpu 'cbc(aes)' "$prio" 16 16
 resolves cbc-aes-gpu 'cbc(aes)'
+# xctr-aes-gpu only where the kernel has an xctr(aes) to fall back on
+# (abi-algs.sh: elsewhere it is left out of everything).
+if grep -q '^xctr ' /sys/class/misc/gpu_aes/dispatch/cpu_drivers; then
+	check_driver xctr-aes-gpu 'xctr(aes)' "$prio" 1 16
+	resolves xctr-aes-gpu 'xctr(aes)'
+else
+	note "xctr-aes-gpu: not registered, the kernel has no xctr(aes)"
+fi
 check_driver xts-aes-gpu 'xts(aes)' "$cprio" 16 16 32 64
 strictly_first xts-aes-gpu 'xts(aes)'
 

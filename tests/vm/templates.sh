@@ -1,6 +1,6 @@
 #!/bin/sh
 # templates.sh - the templates the kernel builds over our drivers whenever
-# ecb-, cbc-, ctr- or gcm-aes-gpu is the best inner algorithm.
+# ecb-, cbc-, ctr-, gcm- or xctr-aes-gpu is the best inner algorithm.
 #
 #  1. Ask for every AES template a consumer may name (AF_ALG bind, as
 #     IPsec's or a program's lookup would) and list, from /proc/crypto, the
@@ -81,9 +81,13 @@ essiv(cbc(aes),sha256) cbc(aes) pcbc(aes) cfb(aes) ofb(aes) xts(ecb(aes))'
 for n in $aeads; do af_alg_aio --probe aead "$n" >/dev/null; done
 for n in $skciphers; do af_alg_aio --probe skcipher "$n" >/dev/null; done
 
-# "cra_name driver" of every instance whose driver names one of ours.
-found=$(proc_crypto | awk '/^name/ { n = $3 } /^driver/ {
-	if ($3 ~ /-aes-gpu/ && $3 !~ /^(ecb|cbc|ctr|xts|gcm)-aes-gpu$/) print n, $3 }' \
+# "cra_name driver" of every instance whose driver names one of ours: not
+# our drivers themselves (dispatch/cpu_drivers lists the modes registered,
+# xctr only where the kernel has xctr(aes)).
+ours=$(awk '{ printf "%s%s", s, $1; s = "|" }' \
+	/sys/class/misc/gpu_aes/dispatch/cpu_drivers)
+found=$(proc_crypto | awk -v ours="^($ours)-aes-gpu$" '/^name/ { n = $3 }
+	/^driver/ { if ($3 ~ /-aes-gpu/ && $3 !~ ours) print n, $3 }' \
 	| sort -u)
 note "instances over gpu_aes on $(uname -r):"
 while read -r n d; do note "  $n = $d"; done <<EOF
