@@ -114,8 +114,8 @@ static int kring_cpu_crypt(struct kring_req *r)
 		memcpy(iv, r->iv, t->desc->iv_bytes);
 	/*
 	 * Block chaining: the last input block, before an in-place run; no
-	 * other mode's output IV reads it (the kernel's CPU drivers copy it
-	 * for CBC alone too).
+	 * other output IV rule reads it (nor do the kernel's CPU drivers
+	 * copy it for the other modes).
 	 */
 	if (t->desc->out_iv == GPU_AES_OUT_IV_CHAIN && r->len >= sizeof(in_last))
 		memcpy(in_last, op.in + r->len - sizeof(in_last),
