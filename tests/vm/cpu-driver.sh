@@ -82,6 +82,16 @@ arch_driver() {
 	return 1
 }
 
+# same_code DRIVER: DRIVER with a template's ecb(CIPHER) argument read as
+# CIPHER.  6.12 builds cbc(aes) over the lskcipher ecb(CIPHER), so the
+# instance a lookup of the name makes is cbc(ecb(aes-generic)), while the
+# one af_alg_aio's reference makes by driver name is cbc(aes-generic): the
+# same template over the same cipher, of the same priority, and a lookup
+# may find either first.  xts's own argument is an skcipher ecb and stays.
+same_code() {
+	echo "$1" | sed -E 's/^(cbc|ctr|ecb)\(ecb\(([^()]*)\)\)$/\1(\2)/'
+}
+
 gcm_ref='gcm_base(ctr(aes-generic),ghash-generic)'
 algs=$(awk '{ print $1 }' /sys/class/misc/gpu_aes/dispatch/cpu_drivers)
 [ -n "$algs" ] || fail "dispatch/cpu_drivers lists no algorithm"
@@ -110,7 +120,7 @@ for a in $algs; do
 	fi
 	cpu=$(awk -v a="$a" '$1 == a { print $2 }' /sys/class/misc/gpu_aes/dispatch/cpu_drivers)
 	want=$(best_other "$name")
-	if [ "$cpu" = "$want" ]; then
+	if [ "$(same_code "$cpu")" = "$(same_code "$want")" ]; then
 		pass "$a: the CPU driver is $cpu, what $name resolves to without gpu_aes"
 	else
 		fail "$a: the CPU driver is '$cpu', a lookup of $name without gpu_aes finds '$want'"
