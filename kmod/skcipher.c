@@ -62,11 +62,15 @@ static int gpu_aes_sk_cpu_crypt(struct gpu_aes_job *job, u32 flags)
 	struct gpu_aes_tfm_ctx *ctx =
 		crypto_skcipher_ctx(crypto_skcipher_reqtfm(req));
 	struct skcipher_request *sub = &rctx->fallback_req;
+	u8 *iv = req->iv;
 
+	if (job->desc->out_iv == GPU_AES_OUT_IV_KEEP && job->desc->iv_bytes) {
+		memcpy(rctx->fallback_iv, req->iv, job->desc->iv_bytes);
+		iv = rctx->fallback_iv;
+	}
 	skcipher_request_set_tfm(sub, ctx->fallback);
 	skcipher_request_set_callback(sub, flags, gpu_aes_fallback_done, job);
-	skcipher_request_set_crypt(sub, req->src, req->dst, req->cryptlen,
-				   req->iv);
+	skcipher_request_set_crypt(sub, req->src, req->dst, req->cryptlen, iv);
 	if (job->dir == GPU_AES_DIR_DECRYPT)
 		return crypto_skcipher_decrypt(sub);
 	return crypto_skcipher_encrypt(sub);

@@ -6,6 +6,7 @@
 #ifndef GPU_AES_SKCIPHER_H
 #define GPU_AES_SKCIPHER_H
 
+#include <crypto/aes.h>
 #include <crypto/internal/skcipher.h>
 #include <linux/list.h>
 
@@ -47,12 +48,17 @@ struct gpu_aes_tfm_ctx {
  * struct gpu_aes_req_ctx - per-request context (no allocation per request).
  * @job: what the ring knows of the request.
  * @req: the request this context belongs to.
+ * @fallback_iv: the IV the CPU driver gets in a mode whose request's IV
+ *	stays as it was (OUT_IV KEEP): x86's XTS drivers leave their last
+ *	tweak in the IV they are given (6.12), which the ring path never
+ *	does and a caller such as AF_ALG reuses for its next request.
  * @fallback_req: sub-request for the fallback; must be last (its context
  *	follows it).
  */
 struct gpu_aes_req_ctx {
 	struct gpu_aes_job job;
 	struct skcipher_request *req;
+	u8 fallback_iv[AES_BLOCK_SIZE];
 	struct skcipher_request fallback_req;
 };
 
