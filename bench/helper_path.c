@@ -600,10 +600,13 @@ static void qd1_done(void *arg, int err)
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* One request, waited for by sleeping: 0 or its error. */
-static int qd1_one(struct kring_req *req, const struct bench_alg *a,
+/*
+ * One request, waited for by sleeping: 0 or its error.  direct: to the
+ * CPU driver itself (kring_cpu_direct()), the consumer's part the same.
+ */
+static int qd1_run(struct kring_req *req, const struct bench_alg *a,
 		   unsigned int dir, uint8_t *buf, uint32_t len,
-		   struct qd1_wait *w)
+		   struct qd1_wait *w, bool direct)
 {
 	uint8_t iv[16];
 	int ret;
@@ -613,7 +616,7 @@ static int qd1_one(struct kring_req *req, const struct bench_alg *a,
 	w->woken_us = 0;
 	kring_req_set(req, (enum gpu_aes_dir)dir, buf, buf, len, a->aad_len,
 		      iv, KRING_MAY_BACKLOG, qd1_done, w);
-	ret = kring_submit(req);
+	ret = direct ? kring_cpu_direct(req) : kring_submit(req);
 	if (ret != -EINPROGRESS && ret != -EBUSY)
 		return ret;
 	pthread_mutex_lock(&w->lock);
@@ -622,6 +625,13 @@ static int qd1_one(struct kring_req *req, const struct bench_alg *a,
 	w->woken_us = (bench_now() - w->done_at) * 1e6;
 	pthread_mutex_unlock(&w->lock);
 	return w->err;
+}
+
+static int qd1_one(struct kring_req *req, const struct bench_alg *a,
+		   unsigned int dir, uint8_t *buf, uint32_t len,
+		   struct qd1_wait *w)
+{
+	return qd1_run(req, a, dir, buf, len, w, false);
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -1148,47 +1158,25 @@ int bench_dispatch(const struct bench_opts *o)
 }
 
 /*
- * The CPU driver called directly, as the module's layer would call it: a
- * key set once, the IV copied per request, one OpenSSL call.
- */
-struct direct {
-	struct gpu_aes_cpu_key k;
-	const struct bench_work *w;
-};
-
-static int direct_one(struct direct *d, uint8_t *buf, uint32_t len)
-{
-	const struct bench_alg *a = d->w->a;
-	uint8_t iv[16];
-	struct gpu_aes_cpu_op op = {
-		.alg = (uint8_t)a->alg,
-		.dir = (uint8_t)d->w->dir,
-		.auth_len = a->alg == GPU_AES_ALG_GCM ? 16 : 0,
-		.iv = iv,
-		.in = buf + a->aad_len,
-		.out = buf + a->aad_len,
-		.len = len,
-		.aad = buf,
-		.aad_len = a->aad_len,
-		.tag = buf + a->aad_len + len,
-	};
-
-	memset(iv, 0x22, sizeof(iv));
-	return gpu_aes_cpu_crypt(&d->k, &op) ? -EIO : 0;
-}
-
-/*
  * What gpu_aes's own layer adds to a request the CPU driver runs: this
  * thread runs requests of --req-sizes' lower bound of each workload one
- * at a time, the driver called directly (OpenSSL, what the displaced
- * driver is here), through the module's request path with dispatch=cpu
- * (its request setup, routing, the sub-request's call) and with
+ * at a time, the driver called directly (kring_cpu_direct(): OpenSSL,
+ * what the displaced driver is here, with the IV it hands back), through
+ * the module's request path with dispatch=cpu (its request setup,
+ * routing, the call of its fallback) and with
  * dispatch=auto (the decision too, and now and then an exploration of
  * the ring, which is waited for), taking turns for --seconds each (the
  * order rotating by round), --repeat rounds.  The paired differences
  * per request, cpu less direct (the layer) and auto less cpu (the
  * decision), with the 95 % intervals of their medians.
+ *
+ * The arms call the driver from different stack depths, so where the
+ * data sits against the driver's stack (loads that alias stores 4 KiB
+ * apart) could favour one: the data moves by 512 bytes a round, over
+ * DECISION_PLACES places (a fixed one moved a GCM layer by 15 ns here).
  */
+#define DECISION_PLACES	8
+
 int bench_decision(const struct bench_opts *o)
 {
 	static const char *const modes[] = { "direct", "cpu", "auto" };
@@ -1211,27 +1199,21 @@ int bench_decision(const struct bench_opts *o)
 	}
 	if (nworks < 0 || kring_ready() || host_start(o, 1, &h))
 		return -1;
-	buf = malloc(len + 64 + 16);
+	buf = malloc(DECISION_PLACES * 512 + len + 64 + 16);
 	for (int wi = 0; !err && wi < nworks; wi++) {
 		const struct bench_work *wk = works[wi];
 		const struct bench_alg *a = wk->a;
 		uint64_t reqs[3] = { 0, 0, 0 };
 		int64_t ring[3] = { 0, 0, 0 };
-		struct direct d = { .w = wk };
-		uint8_t key[64];
 
 		if (!buf || new_tfm(a, &tfm) || !(req = kring_req_new(tfm))) {
 			err = -1;
 			break;
 		}
-		for (unsigned int i = 0; i < sizeof(key); i++)
-			key[i] = (uint8_t)(i * 29 + 3);	/* new_tfm()'s */
-		gpu_aes_cpu_key_set(&d.k, key, a->alg == GPU_AES_ALG_XTS ?
-				    a->key_len / 2 : a->key_len,
-				    a->alg == GPU_AES_ALG_XTS ? a->key_len / 2 : 0);
-		memset(buf, 0x11, len + 64 + 16);
+		memset(buf, 0x11, DECISION_PLACES * 512 + len + 64 + 16);
 		for (unsigned int k = 0; !err && k < o->repeat; k++)
 			for (unsigned int j = 0; !err && j < 3; j++) {
+				uint8_t *b = buf + k % DECISION_PLACES * 512;
 				unsigned int m = (j + k) % 3;
 				int64_t ring0 = kring_stat("ring_requests");
 				double t0, t1, end;
@@ -1240,16 +1222,14 @@ int bench_decision(const struct bench_opts *o)
 				if (m)
 					kring_set_dispatch(modes[m]);
 				for (int i = 0; i < 1000; i++)	/* settle */
-					err |= m ? qd1_one(req, a, wk->dir, buf,
-							   len, &w) :
-						   direct_one(&d, buf, len);
+					err |= qd1_run(req, a, wk->dir, b, len,
+						       &w, !m);
 				t0 = bench_now();
 				end = t0 + o->seconds;
 				do {
 					for (int i = 0; i < 256; i++)
-						err |= m ? qd1_one(req, a, wk->dir,
-								   buf, len, &w) :
-							   direct_one(&d, buf, len);
+						err |= qd1_run(req, a, wk->dir,
+							       b, len, &w, !m);
 					n += 256;
 					t1 = bench_now();
 				} while (t1 < end);
@@ -1257,7 +1237,6 @@ int bench_decision(const struct bench_opts *o)
 				reqs[m] += n;
 				ring[m] += kring_stat("ring_requests") - ring0;
 			}
-		gpu_aes_cpu_key_wipe(&d.k);
 		kring_req_free(req);
 		req = NULL;
 		kring_tfm_free(tfm);

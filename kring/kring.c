@@ -420,6 +420,11 @@ int kring_submit(struct kring_req *r)
 	return gpu_aes_route(&gpu_aes_ring, &r->job, bytes);
 }
 
+int kring_cpu_direct(struct kring_req *r)
+{
+	return kring_cpu_crypt(r);
+}
+
 unsigned int kring_req_cpu_runs(const struct kring_req *r)
 {
 	return __atomic_load_n(&r->cpu_runs, __ATOMIC_RELAXED);

@@ -152,6 +152,16 @@ void kring_req_set(struct kring_req *r, enum gpu_aes_dir dir,
 int kring_submit(struct kring_req *r);
 
 /*
+ * The CPU driver kring's fallback stands for (OpenSSL, with the IV it
+ * leaves in iv as the kernel's drivers leave it in req->iv), called with
+ * @r as a consumer without gpu_aes would call that driver: no job, no
+ * routing, no counters.  What gpu-aes-bench --decision pairs
+ * kring_submit() with, so that the difference is gpu_aes's layer alone.
+ * Synchronous: 0, -EBADMSG, -EIO or -ENOMEM.
+ */
+int kring_cpu_direct(struct kring_req *r);
+
+/*
  * How many times the last kring_submit() of @r ran on the CPU (the
  * fallback at submission, or a replay of a backlogged or posted request):
  * 0 for a request the helper answered.  Read after its final done().

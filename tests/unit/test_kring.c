@@ -1189,6 +1189,57 @@ TEST(kring_rejects_bad_keys_and_lengths)
 }
 
 /*
+ * kring_cpu_direct(), gpu-aes-bench --decision's "direct": the bytes and
+ * the output IV the request path's CPU fallback gives, for every
+ * skcipher, with no counter of the module moved.
+ */
+TEST(kring_cpu_direct_is_the_fallback_without_the_layer)
+{
+	static const unsigned int algs[] = {
+		GPU_AES_ALG_ECB, GPU_AES_ALG_CBC, GPU_AES_ALG_CTR,
+		GPU_AES_ALG_XTS, GPU_AES_ALG_XCTR,
+	};
+	uint8_t key[64], in[4096 + 8], via[4096 + 8], direct[4096 + 8];
+	unsigned int i, dir;
+	struct kfix f;
+
+	for (i = 0; i < sizeof(key); i++)
+		key[i] = (uint8_t)(i * 7 + 1);
+	for (i = 0; i < sizeof(in); i++)
+		in[i] = (uint8_t)(i * 13 + 5);
+	CHECK_EQ(kfix_start(&f, 1, 16, 1 << 20, 1, 0), 0);
+	CHECK_EQ(kring_set_dispatch("cpu"), 0);
+	for (i = 0; i < sizeof(algs) / sizeof(algs[0]); i++)
+		for (dir = 0; dir < 2; dir++) {
+			struct kring_tfm *t = kr_tfm(algs[i], key,
+				algs[i] == GPU_AES_ALG_XTS ? 64 : 32);
+			struct kring_req *r = t ? kring_req_new(t) : NULL;
+			uint8_t iv_via[16], iv_direct[16];
+			int64_t fb0, ring0;
+
+			CHECK(r);
+			memset(iv_via, 0x5a, sizeof(iv_via));
+			memset(iv_direct, 0x5a, sizeof(iv_direct));
+			CHECK_EQ(kr_req_run(t, dir, in, via, 4096, 0, iv_via),
+				 0);
+			fb0 = kstat("fallback_requests");
+			ring0 = kstat("ring_requests");
+			kring_req_set(r, (enum gpu_aes_dir)dir, in, direct,
+				      4096, 0, iv_direct, KRING_MAY_BACKLOG,
+				      NULL, NULL);
+			CHECK_EQ(kring_cpu_direct(r), 0);
+			CHECK_EQ(memcmp(via, direct, 4096), 0);
+			CHECK_EQ(memcmp(iv_via, iv_direct, 16), 0);
+			CHECK_EQ(kstat("fallback_requests") - fb0, 0);
+			CHECK_EQ(kstat("ring_requests") - ring0, 0);
+			kring_req_free(r);
+			kring_tfm_free(t);
+		}
+	CHECK_EQ(kring_set_dispatch("ring"), 0);
+	kfix_stop(&f);
+}
+
+/*
  * kring_copy_to_slot() is the module's copy into a data space (around the
  * cache on x86-64: an unaligned head, 64-byte streaming runs, a tail):
  * every length and alignment around those edges lands byte for byte, and
