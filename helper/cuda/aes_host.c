@@ -106,6 +106,21 @@ static int is_serial(const struct gpu_aes_kseg *s)
 	return gpu_aes_kop_has(s->op, GPU_AES_KOPF_SERIAL);
 }
 
+int gpu_aes_batch_zero_copy(const struct gpu_aes_kseg *segs, size_t nsegs,
+			    uint64_t bytes, uint64_t zc_max)
+{
+	uint64_t serial = 0;
+
+	if (bytes <= zc_max)
+		return 1;
+	if (!zc_max)
+		return 0;
+	for (size_t i = 0; i < nsegs; i++)
+		if (is_serial(&segs[i]))
+			serial += segs[i].len;
+	return 2 * serial >= bytes;
+}
+
 /* Where build_chunks() puts a segment's chunks, in this order. */
 enum chunk_class { CLASS_ENC, CLASS_SERIAL, CLASS_DEC };
 

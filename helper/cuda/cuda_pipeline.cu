@@ -57,7 +57,7 @@ struct gpu_aes_backend {
 	const struct gpu_aes_backend_ops *cpu_ops;
 	struct gpu_aes_backend *cpu;
 	pthread_mutex_t cpu_lock;
-	uint64_t zc_max;	/* batches up to this many bytes: zero-copy */
+	uint64_t zc_max;	/* gpu_aes_batch_zero_copy()'s */
 	uint64_t cpu_below;	/* lone batches under this go to the CPU */
 	uint64_t sync_spin_ns;	/* the oldest batch's waiter polls this long */
 	bool registered;
@@ -697,7 +697,6 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	const gpu_aes_region *r = be->region;
 	std::vector<run> &runs = w->runs;
 	uint32_t n = b->nr;
-	bool zc = b->bytes <= be->zc_max;
 
 	if (n > w->max_segs)
 		return false;
@@ -707,6 +706,7 @@ bool enqueue(gpu_aes_backend *be, worker *w, slot *s, struct gpu_aes_batch *b)
 	s->nr = n;
 	if (!make_ksegs(w, r, s, b))
 		return false;
+	bool zc = gpu_aes_batch_zero_copy(s->h_segs, n, b->bytes, be->zc_max);
 	runs.clear();
 	for (uint32_t i = 0; !zc && i < n; i++)
 		if (kspan(s->h_segs[i]))

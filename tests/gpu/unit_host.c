@@ -1423,6 +1423,33 @@ static void test_gpu_path(void)
 	unsetenv("GPU_AES_CUDA_PATH");
 }
 
+/*
+ * Zero-copy up to GPU_AES_CUDA_ZC_MAX bytes, and a batch that is half
+ * serial chains or more at any size, unless the limit is 0.
+ */
+static void test_batch_zero_copy(void)
+{
+	struct gpu_aes_kseg s[3];
+
+	memset(s, 0, sizeof(s));
+	s[0].op = GPU_AES_KOP_XTS_ENC;
+	s[0].len = 3U << 20;
+	s[1].op = GPU_AES_KOP_CBC_ENC;
+	s[1].len = 3U << 20;
+	s[2].op = GPU_AES_KOP_CBC_DEC;
+	s[2].len = 1U << 20;
+	EXPECT(gpu_aes_batch_zero_copy(s, 1, 256U << 10, 256U << 10));
+	EXPECT(!gpu_aes_batch_zero_copy(s, 1, (256U << 10) + 1, 256U << 10));
+	/* 3 MiB of chains in 6: half */
+	EXPECT(gpu_aes_batch_zero_copy(s, 2, 6U << 20, 256U << 10));
+	/* 3 in 7: CBC decryption is parallel, not a chain */
+	EXPECT(!gpu_aes_batch_zero_copy(s, 3, 7U << 20, 256U << 10));
+	EXPECT(gpu_aes_batch_zero_copy(s + 1, 1, 3U << 20, 256U << 10));
+	/* 0: never zero-copy, chains or not */
+	EXPECT(!gpu_aes_batch_zero_copy(s + 1, 1, 3U << 20, 0));
+	EXPECT(!gpu_aes_batch_zero_copy(s + 1, 1, 16, 0));
+}
+
 int main(void)
 {
 	test_gf128();
@@ -1434,6 +1461,7 @@ int main(void)
 	test_kop_flags();
 	test_kseg_mode();
 	test_chunks_serial();
+	test_batch_zero_copy();
 	test_merge_runs();
 	test_tables();
 	test_expand();
