@@ -1199,7 +1199,7 @@ TEST(kring_cpu_direct_is_the_fallback_without_the_layer)
 		GPU_AES_ALG_ECB, GPU_AES_ALG_CBC, GPU_AES_ALG_CTR,
 		GPU_AES_ALG_XTS, GPU_AES_ALG_XCTR,
 	};
-	uint8_t key[64], in[4096 + 8], via[4096 + 8], direct[4096 + 8];
+	uint8_t key[64], in[4096], via[4096], direct[4096];
 	unsigned int i, dir;
 	struct kfix f;
 
