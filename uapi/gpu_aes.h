@@ -660,9 +660,15 @@ static inline GPU_AES_RULE_ATTRS int gpu_aes_sqe_alg_fields_valid(const struct g
 #endif
 #endif
 
-#define GPU_AES_ALG_CHECK_(ID, VAL, ...)				\
-	GPU_AES_ASSERT((VAL) >= 1 && (VAL) <= GPU_AES_ALG_MAX,		\
-		       "modes numbered from 1 with no gap");
+/*
+ * Modes are numbered from 1 with no gap, and an IV fits the sqe's iv[]
+ * and an AES block: the kernel copies a request's IV into both
+ * (kmod/skcipher.h: fallback_iv).
+ */
+#define GPU_AES_ALG_CHECK_(ID, VAL, NAME, KIND, IV, ...)		\
+	GPU_AES_ASSERT((VAL) >= 1 && (VAL) <= GPU_AES_ALG_MAX &&	\
+		       (IV) <= 16,					\
+		       "modes numbered from 1 with no gap, IVs of 16 bytes at most");
 GPU_AES_MODES(GPU_AES_ALG_CHECK_)
 GPU_AES_ASSERT(sizeof(struct gpu_aes_region_hdr) == GPU_AES_HDR_SIZE, "hdr size");
 GPU_AES_ASSERT(sizeof(struct gpu_aes_queue_hdr) == 4 * GPU_AES_CACHELINE,
