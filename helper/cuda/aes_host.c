@@ -206,9 +206,9 @@ static size_t emit(const struct gpu_aes_kseg *segs, size_t nsegs,
 }
 
 /*
- * Longest first: the kernel hands serial chunks to threads in this order,
- * 32 to a warp (aes_kernel.cu, serial_chain()), so a warp's chains are of
- * similar length and the longest start at once.
+ * Longest first: the kernel hands serial chunks to warps in this order,
+ * 32 / GPU_AES_CBC_LANES to a warp (aes_kernel.cu, serial_chain()), so a
+ * warp's chains are of similar length and the longest start at once.
  */
 static int longer_first(const void *a, const void *b)
 {

@@ -520,60 +520,141 @@ __device__ void run_cbc_dec(const char *smb, uint32_t lane4, uint8_t *base,
 }
 
 /*
+ * The group's 4 x 4 words, one row a lane, become its columns: x[c] of
+ * lane q is x[q] of lane c after: two butterfly steps of two shuffles.
+ */
+__device__ __forceinline__ void transpose4(uint32_t group, uint32_t q,
+					   uint32_t x[4])
+{
+#pragma unroll
+	for (uint32_t d = 2; d >= 1; d >>= 1) {
+		const bool hi = q & d;
+
+#pragma unroll
+		for (uint32_t c = 0; c < 4; c++) {
+			if (c & d)
+				continue;
+			const uint32_t r = __shfl_xor_sync(group,
+							   hi ? x[c] : x[c | d],
+							   d, GPU_AES_CBC_LANES);
+
+			if (hi)
+				x[c] = r;
+			else
+				x[c | d] = r;
+		}
+	}
+}
+
+/*
  * CBC encryption, C_i = E_K(P_i ^ C_{i-1}): each block needs the one
- * before, so one thread runs the whole segment (a serial chunk, IV in
- * ch.aux) while the batch's other segments run on the other threads.  A
- * chain goes at the speed of one block's latency, not of the GPU's
- * throughput; the next G blocks are loaded while the current ones are
- * encrypted, so a load (over PCIe when zero-copy) is not added to it.
+ * before, so a segment is one chain (a serial chunk, IV in ch.aux) that
+ * goes at the speed of one block's latency, while the batch's other
+ * chains run beside it.  Four lanes share a chain, lane q holding column
+ * q of the state: a round is the column's four lookups, three of them on
+ * words the other lanes hold (shuffles), so a lane issues 4 shared loads
+ * and 3 shuffles a round where a lane alone issued 16 loads.  A warp's
+ * shared loads issue one every few cycles, and those 16 were most of a
+ * lone chain's 0.68 us a block (ncu, H100: 2.6 cycles an instruction,
+ * the loads waiting on the one before).  The next 4 Q blocks are loaded
+ * while the current ones are encrypted, so a load (over PCIe when
+ * zero-copy) is not added to the chain, and each lane loads and stores
+ * whole blocks, 64 bytes a group: over PCIe, each lane loading its own
+ * word of 16 blocks ahead still held 512 chains at 0.89 us a block, where
+ * the same from GPU memory took 0.49 (H100); whole blocks, 0.53 both.
  */
 template <int V, int R>
 __device__ void run_cbc_enc(const char *smb, uint32_t lane4, uint8_t *base,
 			    const gpu_aes_kseg &sg, const gpu_aes_kchunk &ch,
 			    const gpu_aes_dev_key *keys)
 {
-	constexpr uint32_t G = 4;
+	constexpr uint32_t Q = 4;	/* quads of blocks loaded ahead */
+	constexpr int NT = layout<V>::enc_tables;
+	const uint32_t q = threadIdx.x & (GPU_AES_CBC_LANES - 1);
+	const uint32_t group = ((1U << GPU_AES_CBC_LANES) - 1)
+			       << (threadIdx.x & 31 & ~(GPU_AES_CBC_LANES - 1));
 	const uint32_t *src = keys[sg.key].erk;
 	const uint32_t n = ch.nblocks;
 	uint8_t *p = base + sg.off + (uint64_t)ch.block0 * 16;
-	uint32_t rk[4 * (R + 1)], x[4] = { ch.aux[0], ch.aux[1], ch.aux[2],
-					   ch.aux[3] };
-	uint4 cur[G], nxt[G];
+	uint32_t rk[R + 1], cur[Q][4], nxt[Q][4];
+	uint32_t x = q == 0 ? ch.aux[0] : q == 1 ? ch.aux[1] :
+		     q == 2 ? ch.aux[2] : ch.aux[3];
 
 #pragma unroll
-	for (int i = 0; i < 4 * (R + 1); i++)
-		rk[i] = __ldg(src + i);
+	for (int i = 0; i <= R; i++)
+		rk[i] = __ldg(src + 4 * i + q);
+	/* lane q of the group loads block q of each quad, 64 bytes a quad */
 #pragma unroll
-	for (uint32_t g = 0; g < G; g++)
-		cur[g] = g < n ? *reinterpret_cast<const uint4 *>(p + 16 * g) :
-				 make_uint4(0, 0, 0, 0);
-	for (uint32_t b0 = 0; b0 < n; b0 += G) {
-#pragma unroll
-		for (uint32_t g = 0; g < G; g++) {
-			const uint32_t b = b0 + G + g;
+	for (uint32_t i = 0; i < Q; i++) {
+		const uint32_t b = 4 * i + q;
+		const uint4 t = b < n ? *reinterpret_cast<const uint4 *>(
+					       p + (uint64_t)b * 16) :
+					make_uint4(0, 0, 0, 0);
 
-			nxt[g] = b < n ? *reinterpret_cast<const uint4 *>(
-					      p + (uint64_t)b * 16) :
-					 make_uint4(0, 0, 0, 0);
+		cur[i][0] = t.x;
+		cur[i][1] = t.y;
+		cur[i][2] = t.z;
+		cur[i][3] = t.w;
+	}
+	for (uint32_t j0 = 0; 4 * j0 < n; j0 += Q) {
+#pragma unroll
+		for (uint32_t i = 0; i < Q; i++) {
+			const uint32_t b = 4 * (j0 + Q + i) + q;
+			const uint4 t = b < n ? *reinterpret_cast<const uint4 *>(
+						       p + (uint64_t)b * 16) :
+						make_uint4(0, 0, 0, 0);
+
+			nxt[i][0] = t.x;
+			nxt[i][1] = t.y;
+			nxt[i][2] = t.z;
+			nxt[i][3] = t.w;
 		}
 #pragma unroll
-		for (uint32_t g = 0; g < G; g++) {
-			uint32_t s[1][4] = { { cur[g].x ^ x[0], cur[g].y ^ x[1],
-					       cur[g].z ^ x[2],
-					       cur[g].w ^ x[3] } };
+		for (uint32_t i = 0; i < Q; i++) {
+			const uint32_t b0 = 4 * (j0 + i);
+			uint32_t o[4] = { 0, 0, 0, 0 };
 
-			if (b0 + g >= n)
+			if (b0 >= n)
 				break;
-			aes1<V, false, R>(smb, lane4, rk, s);
+			/* cur[i][k]: word q of block b0 + k */
+			transpose4(group, q, cur[i]);
 #pragma unroll
-			for (int k = 0; k < 4; k++)
-				x[k] = s[0][k];
-			*reinterpret_cast<uint4 *>(p + (uint64_t)(b0 + g) * 16) =
-				make_uint4(x[0], x[1], x[2], x[3]);
+			for (uint32_t k = 0; k < 4; k++) {
+				if (b0 + k >= n)
+					break;
+				x ^= cur[i][k] ^ rk[0];
+#pragma unroll
+				for (int r = 1; r <= R; r++) {
+					const uint32_t a1 = __shfl_sync(
+						group, x, q + 1, GPU_AES_CBC_LANES);
+					const uint32_t a2 = __shfl_sync(
+						group, x, q + 2, GPU_AES_CBC_LANES);
+					const uint32_t a3 = __shfl_sync(
+						group, x, q + 3, GPU_AES_CBC_LANES);
+
+					if (r < R)
+						x = tl<NT>(smb, 0, 0, x, lane4) ^
+						    tl<NT>(smb, 0, 1, a1, lane4) ^
+						    tl<NT>(smb, 0, 2, a2, lane4) ^
+						    tl<NT>(smb, 0, 3, a3, lane4) ^
+						    rk[r];
+					else
+						x = last(smb, x, a1, a2, a3,
+							 lane4) ^ rk[R];
+				}
+				o[k] = x;
+			}
+			/* lane q stores block b0 + q of the quad */
+			transpose4(group, q, o);
+			if (b0 + q < n)
+				*reinterpret_cast<uint4 *>(p + (uint64_t)(b0 + q) * 16) =
+					make_uint4(o[0], o[1], o[2], o[3]);
 		}
 #pragma unroll
-		for (uint32_t g = 0; g < G; g++)
-			cur[g] = nxt[g];
+		for (uint32_t i = 0; i < Q; i++)
+#pragma unroll
+			for (uint32_t k = 0; k < 4; k++)
+				cur[i][k] = nxt[i][k];
 	}
 }
 
@@ -1035,7 +1116,7 @@ dispatch(const char *smb, uint32_t lane4, uint8_t *base, const gpu_aes_kseg &sg,
 static_assert(GPU_AES_NR_KOPS == 12,
 	      "every op has its case in dispatch() or dispatch_serial()");
 
-/* A serial chunk, run whole by the calling thread alone. */
+/* A serial chunk, run whole by the calling thread's group of lanes. */
 template <int V>
 __device__ __forceinline__ void
 dispatch_serial(const char *smb, uint32_t lane4, uint8_t *base,
@@ -1163,28 +1244,47 @@ __device__ void launch_end(uint32_t *ghash, uint32_t *out, uint32_t words,
 	}
 }
 
+/* Serial chains a warp runs at once (GPU_AES_CBC_LANES lanes each). */
+#define CHAINS_PER_WARP	(32 / GPU_AES_CBC_LANES)
+/*
+ * Warps of a CTA that take serial chains before the next CTA does: one
+ * for each of an SM's four schedulers, which a chain's warp keeps busy
+ * alone (it waits on its loads and shuffles, not on issue).
+ */
+#define SERIAL_WARPS	4U
+static_assert(GPU_AES_MIN_THREADS % (32 * SERIAL_WARPS) == 0,
+	      "every CTA has whole sets of SERIAL_WARPS warps");
+
 /*
  * CTAs [0, enc_ctas) take the chunks of the encryption tables, the others
  * the decrypting ones; a CTA fills the tables of its side once.  Of the
  * first nenc chunks the last nser are serial: after its share of the
- * parallel chunks, each thread of an encrypting CTA runs serial chunks on
- * its own, 32 chains to a warp and warps dealt to the CTAs in turn
- * (serial_chain()): build_chunks() puts the longest first, so a warp's
- * chains are of like length and it idles little.  A chain goes at one
- * block's latency wherever it runs; packed, a batch's chains hold a few
- * CTAs, not one each, and the batches in flight after it find the GPU
- * free (one chain to a CTA let two batches of a few hundred chains fill
- * an H100: 3.1 GB/s through the ring).
+ * parallel chunks, each group of GPU_AES_CBC_LANES lanes of an encrypting
+ * CTA runs serial chunks, CHAINS_PER_WARP to a warp, SERIAL_WARPS warps
+ * of a CTA and then the next CTA's (serial_chain()).  build_chunks() puts
+ * the longest first, so a warp's chains are of like length and it idles
+ * little.  A chain goes at one block's latency wherever it runs; packed,
+ * a batch's chains hold a few CTAs, not one each, and the batches in
+ * flight after it find the GPU free: a CTA holds its SM's shared memory
+ * (variant 1: all of it) for as long as its longest chain.  One chain to
+ * a CTA let two batches of a few hundred chains fill an H100 (3.1 GB/s
+ * through the ring); a warp of chains to a CTA holds as many SMs as the
+ * batch has warps of chains, SERIAL_WARPS to a CTA a quarter of that.
  */
 /*
- * The first serial chain of this thread: warp w of CTA b takes chains
- * 32 (w enc_ctas + b), ... one to a lane; then every enc_ctas x blockDim
- * chains again.
+ * The first serial chain of this thread.  Warp-sized sets of chains are
+ * dealt SERIAL_WARPS to a CTA: set g goes to CTA (g / SERIAL_WARPS) mod
+ * enc_ctas, warp SERIAL_WARPS p + g mod SERIAL_WARPS of it in pass p =
+ * g / (SERIAL_WARPS enc_ctas); then every enc_ctas x blockDim /
+ * GPU_AES_CBC_LANES chains again.
  */
 __device__ __forceinline__ uint32_t serial_chain(uint32_t enc_ctas)
 {
-	return ((threadIdx.x >> 5) * enc_ctas + blockIdx.x) * 32 +
-	       (threadIdx.x & 31);
+	const uint32_t w = threadIdx.x >> 5;
+	const uint32_t set = (w / SERIAL_WARPS * enc_ctas + blockIdx.x) *
+			     SERIAL_WARPS + w % SERIAL_WARPS;
+
+	return set * CHAINS_PER_WARP + (threadIdx.x & 31) / GPU_AES_CBC_LANES;
 }
 
 template <int V, int B, bool EXT, bool STAGE = false>
@@ -1201,7 +1301,8 @@ aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 	const char *smb = reinterpret_cast<const char *>(smem_raw);
 	const bool dec = blockIdx.x >= enc_ctas;
 	const uint32_t lane4 = (threadIdx.x & 31) * 4;
-	const bool serial = EXT && !dec && blockIdx.x * 32 < nser;
+	const bool serial = EXT && !dec &&
+			    blockIdx.x * SERIAL_WARPS * CHAINS_PER_WARP < nser;
 	/*
 	 * The stage is the TMA's: compiled below 9.0, the stage kernel is
 	 * never launched, and its code there is this trap alone.
@@ -1262,7 +1363,7 @@ aes_batch(uint8_t *base, const gpu_aes_kseg *segs,
 		gcm_stage_wait(st);
 	if constexpr (EXT) {
 		for (uint32_t j = serial_chain(enc_ctas); serial && j < nser;
-		     j += enc_ctas * blockDim.x) {
+		     j += enc_ctas * (blockDim.x / GPU_AES_CBC_LANES)) {
 			const uint32_t c = n + j;
 			const gpu_aes_kchunk ch = chunks ? chunks[c] :
 							   inl.chunks[c];
@@ -1456,9 +1557,13 @@ extern "C" int gpu_aes_kernel_launch(const struct gpu_aes_launch *l,
 		return 0;
 	if (!caps || caps->path == GPU_AES_PATH_NONE)
 		return -1;
-	/* fill_tables() loads each warp's entries at once for these */
+	/*
+	 * fill_tables() loads each warp's entries at once for these, and
+	 * serial_chain() deals whole sets of SERIAL_WARPS warps: another
+	 * count would leave chains unrun.
+	 */
 	if (l->shape.threads < GPU_AES_MIN_THREADS || l->shape.threads > 512 ||
-	    l->shape.threads % 32)
+	    l->shape.threads % (32 * SERIAL_WARPS))
 		return -1;
 	/* Only the EXT build runs serial chunks: refuse, not skip them. */
 	if (l->nser > nenc || (l->nser && !l->ext))

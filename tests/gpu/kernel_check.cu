@@ -394,17 +394,28 @@ int main(int argc, char **argv)
 			CK(cudaMemset(d_ghash, 0, nsegs * 16 + 16));
 			memset(h_out, 0xa5, nsegs * 16);
 			memset(got.data(), 0xa5, total);
-			/* fewer threads than fill_tables() loads for: refused */
+			/*
+			 * Fewer threads than fill_tables() loads for, and a
+			 * count that is not whole sets of the warps serial
+			 * chains are dealt in: refused.
+			 */
 			if (it == 0 && !inl && v == 0 && b == 1 && t == 128) {
-				gpu_aes_launch few = l;
+				static const unsigned int bad[] = {
+					GPU_AES_MIN_THREADS / 2,
+					GPU_AES_MIN_THREADS + 32,
+				};
 
-				few.shape.threads = GPU_AES_MIN_THREADS / 2;
-				if (gpu_aes_kernel_launch(&few, 0) == -1) {
-					passed++;
-				} else {
-					fprintf(stderr, "FAIL: a launch of %u threads a CTA was not refused\n",
-						few.shape.threads);
-					failed++;
+				for (unsigned int odd : bad) {
+					gpu_aes_launch few = l;
+
+					few.shape.threads = odd;
+					if (gpu_aes_kernel_launch(&few, 0) == -1) {
+						passed++;
+					} else {
+						fprintf(stderr, "FAIL: a launch of %u threads a CTA was not refused\n",
+							few.shape.threads);
+						failed++;
+					}
 				}
 			}
 			if (gpu_aes_kernel_launch(&l, 0)) {
