@@ -547,6 +547,24 @@ __device__ __forceinline__ void transpose4(uint32_t group, uint32_t q,
 }
 
 /*
+ * Quad j of a chain's blocks as lane q of its group loads it: block 4 j +
+ * q whole (the group's 64 bytes in one go), zeros past the chain's n.
+ */
+__device__ __forceinline__ void load_quad(const uint8_t *p, uint32_t j,
+					  uint32_t q, uint32_t n, uint32_t w[4])
+{
+	const uint32_t b = 4 * j + q;
+	const uint4 t = b < n ? *reinterpret_cast<const uint4 *>(
+				       p + (uint64_t)b * 16) :
+				make_uint4(0, 0, 0, 0);
+
+	w[0] = t.x;
+	w[1] = t.y;
+	w[2] = t.z;
+	w[3] = t.w;
+}
+
+/*
  * CBC encryption, C_i = E_K(P_i ^ C_{i-1}): each block needs the one
  * before, so a segment is one chain (a serial chunk, IV in ch.aux) that
  * goes at the speed of one block's latency, while the batch's other
@@ -583,32 +601,13 @@ __device__ void run_cbc_enc(const char *smb, uint32_t lane4, uint8_t *base,
 #pragma unroll
 	for (int i = 0; i <= R; i++)
 		rk[i] = __ldg(src + 4 * i + q);
-	/* lane q of the group loads block q of each quad, 64 bytes a quad */
 #pragma unroll
-	for (uint32_t i = 0; i < Q; i++) {
-		const uint32_t b = 4 * i + q;
-		const uint4 t = b < n ? *reinterpret_cast<const uint4 *>(
-					       p + (uint64_t)b * 16) :
-					make_uint4(0, 0, 0, 0);
-
-		cur[i][0] = t.x;
-		cur[i][1] = t.y;
-		cur[i][2] = t.z;
-		cur[i][3] = t.w;
-	}
+	for (uint32_t i = 0; i < Q; i++)
+		load_quad(p, i, q, n, cur[i]);
 	for (uint32_t j0 = 0; 4 * j0 < n; j0 += Q) {
 #pragma unroll
-		for (uint32_t i = 0; i < Q; i++) {
-			const uint32_t b = 4 * (j0 + Q + i) + q;
-			const uint4 t = b < n ? *reinterpret_cast<const uint4 *>(
-						       p + (uint64_t)b * 16) :
-						make_uint4(0, 0, 0, 0);
-
-			nxt[i][0] = t.x;
-			nxt[i][1] = t.y;
-			nxt[i][2] = t.z;
-			nxt[i][3] = t.w;
-		}
+		for (uint32_t i = 0; i < Q; i++)
+			load_quad(p, j0 + Q + i, q, n, nxt[i]);
 #pragma unroll
 		for (uint32_t i = 0; i < Q; i++) {
 			const uint32_t b0 = 4 * (j0 + i);
