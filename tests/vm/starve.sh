@@ -3,24 +3,26 @@
 # middle of gpu_aes's copy-in cannot make anyone else wait.  On a fully
 # preemptible kernel (preempt=full: PREEMPT and RT kernels, and Debian's
 # when booted so) starver (tests/vm/starver.c), as uid 65534, runs two
-# submitting threads SCHED_IDLE on CPU 1 beside one of its own that wakes
-# every 10 ms and then spins 1.2 s: the wake-up preempts a submitter
-# wherever it is, often with a reserved tag and half a request copied,
-# and the spinning keeps it there longer than a deadline (1 s).  The
-# helper serves one queue of 16 entries, so every caller shares that
-# queue with the starved tag.  Root's AF_ALG ctr(aes) requests and
-# dm-crypt's O_DIRECT writes and reads, from CPU 0, are timed alone and
-# then under the attack.  (Before the fix this showed root's requests
-# waiting 1019 ms, a deadline, with timeouts.)
+# submitting threads SCHED_IDLE on CPU 1 beside threads of its own at
+# normal priority whose wake-ups preempt a submitter wherever it is: one
+# that wakes every 10 ms and then spins 1.2 s, longer than a deadline
+# (1 s), and, for each submitter, four that a timer the submitter arms
+# just before each request enters the kernel wakes up to 1 ms later, aimed
+# at the copy, and that then spin 50 ms.  The helper serves one queue of
+# 16 entries, so every caller shares that queue with the starved tag.
+# Root's AF_ALG ctr(aes) requests and dm-crypt's O_DIRECT writes and
+# reads, from CPU 0, are timed alone and then under the attack.  (Before
+# the fix this showed root's requests waiting 1019 ms, a deadline, with
+# timeouts.)
 #
 # Asserted: every byte right; no request timed out or waited a deadline
 # (the slowest under attack below timeout_ms, and within a small multiple
 # of the slowest alone, in every round); and the attack did bite, in one
-# of up to six 20 s rounds: the queue
-# filled behind a starved reservation, so requests had to go elsewhere
-# (fallback_full > 0) - to the CPU at once, not into the backlog to wait
-# for space that does not come back.  Without preempt=full the attack
-# cannot preempt the copy: the suite says so and checks nothing.
+# of up to three 20 s rounds: the queue filled behind a starved
+# reservation, so requests had to go elsewhere (fallback_full > 0) - to
+# the CPU at once, not into the backlog to wait for space that does not
+# come back.  Without preempt=full the attack cannot preempt the copy:
+# the suite says so and checks nothing.
 . "$(dirname "$0")/lib.sh"
 
 with_helper || { note "no helper: no ring to starve"; exit 0; }
@@ -89,7 +91,8 @@ attack() {
 	snap a
 	rm -f "$d/ready"
 	starver --cpu 1 --submitters 2 --holders 1 --hold 1200 --gap 10 \
-		--len 65536 3600 "$d/ready" >"$d/hog.out" 2>&1 &
+		--triggered 4 --trigger-hold 50 --trigger-window 1000 \
+		--len 196608 3600 "$d/ready" >"$d/hog.out" 2>&1 &
 	hog=$!
 	wait_ready "$d/ready" "$hog" 600 || { cat "$d/hog.out"; return 1; }
 	_bytes=0
@@ -106,15 +109,17 @@ attack() {
 	return $_bytes
 }
 
-# Whether the holder catches a submitter mid-copy (the attack's bite) is
-# up to the scheduler, and a starver submitting while the victims keep
-# the queue full is backlogged, holding no reservation to be caught with:
-# under TCG a 20 s round often does not bite, and three in a row did not
-# in CI of 6e7ee36 (6.1).  Up to six rounds, until one bites; every
-# round's victim is held to the same bounds, so a round that bit and one
-# that did not are checked alike.
+# Whether a wake-up catches a submitter mid-copy is up to the scheduler,
+# and a starver submitting while the victims keep the queue full is
+# backlogged, holding no reservation to be caught with.  The holder's
+# wake-ups alone, at random moments, did not bite in six 20 s rounds in
+# CI of a70678e (6.1, whose CFS places a woken thread at most half a
+# scheduling latency, a few ms, ahead of the one it preempted); the
+# triggered ones, aimed at the copy, bite within seconds there.  Up to
+# three rounds, until one bites; every round's victim is held to the same
+# bounds, so a round that bit and one that did not are checked alike.
 round=0 bit=0 ok=1 to=0 late=0 af_worst=0 dm_worst=0
-while [ $round -lt 6 ] && [ $bit = 0 ]; do
+while [ $round -lt 3 ] && [ $bit = 0 ]; do
 	round=$((round + 1))
 	if ! attack; then
 		[ -s "$d/ready" ] || { fail "starver did not get going"; finish; exit; }
@@ -127,7 +132,7 @@ while [ $round -lt 6 ] && [ $bit = 0 ]; do
 	[ $bit = 1 ] || note "round $round: the attack did not bite (fallback_full +0)"
 done
 AF_MAX=$af_worst DM_MAX=$dm_worst
-pass "uid 65534 submits from 2 SCHED_IDLE threads on CPU 1 and preempts them for 1.2 s at a time ($round round(s) of 20 s)"
+pass "uid 65534 submits from 2 SCHED_IDLE threads on CPU 1 and preempts them for 1.2 s at a time, and for 50 ms in their copies ($round round(s) of 20 s)"
 [ $ok = 1 ] && pass "under attack: every AF_ALG and dm-crypt byte right" ||
 	fail "victim under attack"
 [ $bit = 1 ] &&
