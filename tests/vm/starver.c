@@ -17,8 +17,8 @@
  * it wakes then, holding a reserved tag that no deadline covers.  Two
  * kinds of normal-priority threads wake beside them:
  *
- *  - K holders sleep GAP ms, then spin HOLD ms, over and over, all at
- *    once: a wake-up at a random point of the submitters' work;
+ *  - K holders sleep GAP ms, then spin HOLD ms, over and over: a
+ *    wake-up at a random point of the submitters' work;
  *  - for each submitter, T triggered threads wait on a timer that the
  *    submitter arms, just before each request enters the kernel, for a
  *    random delay of up to WINDOW us, and spin TRIGGER-HOLD ms when it
@@ -101,7 +101,6 @@ static void die(const char *what)
 }
 
 static unsigned int hold_ms = 1500, gap_ms = 20;
-static struct timespec epoch;
 
 static void spin_ms(unsigned int ms)
 {
@@ -112,37 +111,23 @@ static void spin_ms(unsigned int ms)
 		n++;
 }
 
-static void ts_add_ms(struct timespec *t, unsigned int ms)
-{
-	t->tv_sec += ms / 1000;
-	t->tv_nsec += (long)(ms % 1000) * 1000000;
-	if (t->tv_nsec >= 1000000000) {
-		t->tv_sec++;
-		t->tv_nsec -= 1000000000;
-	}
-}
-
-/*
- * The holders wake together: the scheduler credits each woken thread with
- * a little CPU time ahead of the one it preempted, and the credits add up.
- */
 static void *holder(void *arg)
 {
-	struct timespec wake = epoch;
+	struct timespec gap = { gap_ms / 1000, (long)(gap_ms % 1000) * 1000000 };
 
 	(void)arg;
 	while (!stop) {
-		ts_add_ms(&wake, gap_ms);
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, NULL);
+		nanosleep(&gap, NULL);
 		spin_ms(hold_ms);
-		ts_add_ms(&wake, hold_ms);
 	}
 	return NULL;
 }
 
 /*
  * Woken, with the others on the same timer, when it fires: poll()'s wait
- * is not exclusive.  One of them counts the expiry; all spin.
+ * is not exclusive.  The scheduler credits each woken thread with a
+ * little CPU time ahead of the submitter it preempted, and the credits
+ * add up.  One of them counts the expiry; all spin.
  */
 static void *triggered_holder(void *arg)
 {
@@ -325,7 +310,6 @@ int main(int argc, char **argv)
 		die("starver: pinning to the CPU");
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
-	clock_gettime(CLOCK_MONOTONIC, &epoch);
 	for (i = 0; i < holders; i++)
 		if (pthread_create(&tid[n++], NULL, holder, NULL))
 			die("starver: holder");
